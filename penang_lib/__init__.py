@@ -1,3 +1,39 @@
-"""penang_lib: the rules engine of Penang Rummy (Si Rummy)."""
+"""penang_lib: the rules engine of Penang Rummy (Si Rummy).
+
+The rule-check API of the rule book (`parse_cards`, `check_meld`, `check_lay_off`, `check_swap`,
+`can_play`, `deadwood_points`) and the `Deal` state machine with python-chess manners.
+"""
+
+from penang_lib.cards import JOKER, Card, CardParseError, full_deck, parse_cards
+from penang_lib.checks import (
+    Verdict,
+    can_play,
+    check_lay_off,
+    check_meld,
+    check_swap,
+    deadwood_points,
+)
+from penang_lib.melds import Kind, Meld
+from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "JOKER",
+    "RULE_BOOK",
+    "Card",
+    "CardParseError",
+    "DealerSystem",
+    "EndCondition",
+    "Kind",
+    "Meld",
+    "Rules",
+    "Verdict",
+    "can_play",
+    "check_lay_off",
+    "check_meld",
+    "check_swap",
+    "deadwood_points",
+    "full_deck",
+    "parse_cards",
+]

@@ -1,0 +1,222 @@
+"""Hand analysis on count vectors: which melds a hand can make, which lay-offs and swaps it has
+against a table, and whether a player can act at all (rules `turn`, `dead`, `passport`, `swap`).
+
+A hand is a `Counts` vector (53 entries: the naturals suit-major, then jokers). Table melds are
+`Meld` values. Nothing here mutates its inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from penang_lib.cards import JOKER, JOKER_INDEX, SUITS, Card, Counts
+from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
+from penang_lib.rules import Rules
+
+
+def _natural_index(suit_index: int, position: int) -> int:
+    return suit_index * 13 + position_rank(position) - 1
+
+
+# -- melds from a hand ---------------------------------------------------------------------------
+def first_meld(counts: Counts, rules: Rules) -> Meld | None:
+    """Some three-card meld the hand can make, or None (sets are looked for before runs)."""
+    jokers = counts[JOKER_INDEX]
+    for rank in range(1, 14):
+        held = [s for s in range(4) for _ in range(counts[s * 13 + rank - 1])]
+        if held and len(held) + jokers >= 3:
+            cards = [Card(rank, SUITS[s]) for s in held[:3]]
+            return Meld.set_of(rank, cards + [JOKER] * (3 - len(cards)))
+    for s, suit in enumerate(SUITS):
+        have = [counts[_natural_index(s, p)] > 0 for p in range(1, MAX_RUN + 1)]
+        for low in range(1, MAX_RUN - 1):
+            window = have[low - 1 : low + 2]
+            present = sum(window)
+            if present and present + jokers >= 3:
+                row = [
+                    Card(position_rank(low + i), suit) if window[i] else JOKER for i in range(3)
+                ]
+                return Meld.run(suit, low, row)
+    if rules.all_joker_melds and jokers >= 3:
+        return Meld.set_of(1, [Card.joker(1)] * 3)
+    return None
+
+
+def iter_melds(counts: Counts, rules: Rules) -> Iterator[Meld]:
+    """Every distinct meld the hand can make (lazily: a hand with jokers has very many)."""
+    jokers = counts[JOKER_INDEX]
+    for rank in range(1, 14):
+        per_suit = [range(counts[s * 13 + rank - 1] + 1) for s in range(4)]
+        for take in product(*per_suit):
+            naturals = [Card(rank, SUITS[s]) for s in range(4) for _ in range(take[s])]
+            if not naturals and not rules.all_joker_melds:
+                continue
+            for j in range(max(0, 3 - len(naturals)), jokers + 1):
+                yield Meld.set_of(rank, naturals + [Card.joker(rank)] * j)
+    for s, suit in enumerate(SUITS):
+        aces = counts[s * 13]
+        for low in range(1, MAX_RUN - 1):
+            for high in range(low + 2, MAX_RUN + 1):
+                positions = range(low, high + 1)
+                have = [p for p in positions if counts[_natural_index(s, p)] > 0]
+                if low == 1 and high == 14 and aces < 2 and 1 in have and 14 in have:
+                    have_sets = [[p for p in have if p != 1], [p for p in have if p != 14]]
+                else:
+                    have_sets = [have]
+                seen: set[tuple[int, ...]] = set()
+                for usable in have_sets:
+                    missing = len(positions) - len(usable)
+                    if missing > jokers:
+                        continue
+                    for extra in range(0, jokers - missing + 1):
+                        for as_joker in combinations(usable, extra):
+                            natural = tuple(p for p in usable if p not in as_joker)
+                            if natural in seen or (not natural and not rules.all_joker_melds):
+                                continue
+                            seen.add(natural)
+                            row = [
+                                Card(position_rank(p), suit) if p in natural else JOKER
+                                for p in positions
+                            ]
+                            yield Meld.run(suit, low, row)
+
+
+def can_meld(counts: Counts, rules: Rules) -> bool:
+    return first_meld(counts, rules) is not None
+
+
+# -- lay-offs and swaps against a table ----------------------------------------------------------
+@dataclass(frozen=True)
+class TableOption:
+    """One lay-off or swap: `card` from the hand onto table meld number `target`, giving `result`."""
+
+    target: int
+    card: Card
+    result: Meld
+
+
+def accepting_cards(meld: Meld) -> list[Card]:
+    """The naturals a meld takes as a lay-off (a set: one per suit; a run: its two end cards)."""
+    if meld.kind is Kind.SET:
+        return [Card(meld.low, suit) for suit in SUITS]
+    out = []
+    if meld.low > 1:
+        out.append(Card(position_rank(meld.low - 1), meld.suit))
+    if meld.high < MAX_RUN:
+        out.append(Card(position_rank(meld.high + 1), meld.suit))
+    return out
+
+
+def takes_joker(meld: Meld) -> bool:
+    """A joker can be laid off on any set and on any run shorter than 14 cards."""
+    return meld.kind is Kind.SET or len(meld) < MAX_RUN
+
+
+def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
+    """Every lay-off the hand has: each card it holds that fits a table meld, at each end."""
+    for target, meld in enumerate(table):
+        for card in accepting_cards(meld):
+            if counts[card.index]:
+                for result in meld.lay_off_results(card):
+                    yield TableOption(target, card, result)
+        if counts[JOKER_INDEX]:
+            for result in meld.lay_off_results(JOKER):
+                placed = result.cards[0] if result.low < meld.low else result.cards[-1]
+                if meld.kind is Kind.SET:
+                    placed = Card.joker(meld.low)
+                yield TableOption(target, placed, result)
+
+
+def first_lay_off(counts: Counts, table: Sequence[Meld]) -> TableOption | None:
+    return next(iter_lay_offs(counts, table), None)
+
+
+def swap_cards(meld: Meld) -> list[Card]:
+    """The naturals that may take a joker's place in this meld."""
+    if meld.jokers == 0:
+        return []
+    if meld.kind is Kind.SET:
+        return [Card(meld.low, suit) for suit in SUITS]
+    return sorted(
+        {Card(position_rank(meld.low + i), meld.suit) for i, c in enumerate(meld.cards) if c.is_joker},
+        key=Card.sort_key,
+    )
+
+
+def iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
+    """Every swap the hand has: a natural it holds for a joker on the table."""
+    for target, meld in enumerate(table):
+        for card in swap_cards(meld):
+            if counts[card.index]:
+                results = meld.swap_results(card)
+                if results:
+                    yield TableOption(target, card, results[0])
+
+
+def apply_option(
+    counts: Counts, table: Sequence[Meld], option: TableOption, swap: bool
+) -> tuple[Counts, list[Meld]]:
+    """The hand and table after a lay-off (`swap` False) or a swap (`swap` True)."""
+    hand = list(counts)
+    hand[option.card.index] -= 1
+    if swap:
+        hand[JOKER_INDEX] += 1
+    new_table = list(table)
+    new_table[option.target] = option.result
+    return tuple(hand), new_table
+
+
+@dataclass(frozen=True)
+class Action:
+    """The first action found for a player: `rule` is "set", "run", "lay-off" or "swap"."""
+
+    rule: str
+    swaps: tuple[TableOption, ...]
+    meld: Meld | None = None
+    lay_off: TableOption | None = None
+
+
+def find_action(
+    counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
+) -> Action | None:
+    """An action the player can take now, swaps first where they are needed, or None (dead).
+
+    Without a passport only a meld from the hand counts. With one, a lay-off counts too, and so
+    does any chain of swaps after which a meld or lay-off is possible.
+    """
+    meld = first_meld(counts, rules)
+    if meld is not None:
+        return Action(meld.kind.value, (), meld=meld)
+    if not passport:
+        return None
+    lay_off = first_lay_off(counts, table)
+    if lay_off is not None:
+        return Action("lay-off", (), lay_off=lay_off)
+    return _after_swaps(counts, list(table), (), rules, set())
+
+
+def _after_swaps(
+    counts: Counts,
+    table: list[Meld],
+    done: tuple[TableOption, ...],
+    rules: Rules,
+    seen: set[Counts],
+) -> Action | None:
+    for option in iter_swaps(counts, table):
+        hand, new_table = apply_option(counts, table, option, swap=True)
+        if hand in seen:
+            continue
+        seen.add(hand)
+        chain = (*done, option)
+        meld = first_meld(hand, rules)
+        if meld is not None:
+            return Action("swap", chain, meld=meld)
+        lay_off = first_lay_off(hand, new_table)
+        if lay_off is not None:
+            return Action("swap", chain, lay_off=lay_off)
+        found = _after_swaps(hand, new_table, chain, rules, seen)
+        if found is not None:
+            return found
+    return None

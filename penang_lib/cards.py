@@ -1,0 +1,293 @@
+"""Cards, their text notation and the deck (rule ids `deck` and the card notation of RULES.md).
+
+A card is a rank and a suit. Ranks run from 1 (ace) to 13 (king); a joker has rank 0 and no suit.
+A joker lying on the table may carry a *note*: the card it stands for (`JK@7H` in a run) or just
+the rank (`JK@9` in a set). Notes never change which physical card it is: `card.plain` drops them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+SUITS: Final = "SHDC"
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS: Final = frozenset("HD")
+RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_NAMES: Final = {
+    1: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+}
+JOKER_RANK: Final = 0
+JOKER_INDEX: Final = 52
+"""Index of the joker in a count vector: 0..51 are the naturals, 52 counts jokers."""
+
+
+class CardParseError(ValueError):
+    """Text that is not a card in the project's notation. `token` is the offending piece."""
+
+    def __init__(self, token: str, why: str) -> None:
+        self.token = token
+        super().__init__(f"{token!r} is not a card: {why}")
+
+
+def rank_text(rank: int) -> str:
+    """The rank as written in the notation: A, 2..10, J, Q, K (14, a high ace, is A too)."""
+    if rank == 14:
+        return "A"
+    return RANK_TEXT.get(rank, str(rank))
+
+
+def rank_name(rank: int, plural: bool = False) -> str:
+    """The rank in words, for sentences: "seven", "sevens", "ace", "sixes"."""
+    name = RANK_NAMES[1 if rank == 14 else rank]
+    if not plural:
+        return name
+    return name + ("es" if name.endswith("x") else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card. `rank` 1-13 (0 for a joker), `suit` one of S H D C ("" for a joker).
+
+    `as_rank` / `as_suit` are a joker's note: what it stands for on the table (None when not noted,
+    `as_suit` None for a set note such as `JK@9`). A high ace in a note is rank 1, as on the card.
+    """
+
+    rank: int
+    suit: str
+    as_rank: int | None = None
+    as_suit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.rank == JOKER_RANK:
+            if self.suit:
+                raise ValueError("a joker has no suit")
+            if self.as_rank is not None and not 1 <= self.as_rank <= 13:
+                raise ValueError(f"a joker's note needs a rank from A to K, not {self.as_rank}")
+            if self.as_suit is not None and (self.as_suit not in SUITS or self.as_rank is None):
+                raise ValueError("a joker's note needs a rank and one of the suits S H D C")
+        else:
+            if not 1 <= self.rank <= 13:
+                raise ValueError(f"rank {self.rank} is not between 1 (ace) and 13 (king)")
+            if self.suit not in SUITS or len(self.suit) != 1:
+                raise ValueError(f"suit {self.suit!r} is not one of S H D C")
+            if self.as_rank is not None or self.as_suit is not None:
+                raise ValueError("only a joker can stand for another card")
+
+    # -- constructors -----------------------------------------------------------------------
+    @staticmethod
+    def joker(as_rank: int | None = None, as_suit: str | None = None) -> Card:
+        """A joker, optionally noted with the card (or rank) it stands for."""
+        return Card(JOKER_RANK, "", as_rank, as_suit)
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """One card in the notation (`10H`, `th`, `A♠`, `JK`, `JK@7H`, `🃏`)."""
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            raise CardParseError(text, "expected exactly one card")
+        return cards[0]
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card at `index` of a count vector (52 is the joker)."""
+        if index == JOKER_INDEX:
+            return JOKER
+        return Card(index % 13 + 1, SUITS[index // 13])
+
+    # -- properties --------------------------------------------------------------------------
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    @property
+    def plain(self) -> Card:
+        """The physical card: a joker without its note."""
+        return JOKER if self.is_joker else self
+
+    @property
+    def index(self) -> int:
+        """Position in a count vector: suit-major 0..51 for naturals, 52 for every joker."""
+        if self.is_joker:
+            return JOKER_INDEX
+        return SUITS.index(self.suit) * 13 + self.rank - 1
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    def sort_key(self) -> tuple[int, int, int]:
+        """Jokers last; naturals by suit (S H D C) then rank."""
+        if self.is_joker:
+            return (4, self.as_rank or 0, SUITS.index(self.as_suit) if self.as_suit else -1)
+        return (SUITS.index(self.suit), self.rank, 0)
+
+    # -- text --------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        """The notation: `10H`, `AS`, `JK`, `JK@7H`, `JK@9`."""
+        if self.is_joker:
+            if self.as_rank is None:
+                return "JK"
+            return f"JK@{rank_text(self.as_rank)}{self.as_suit or ''}"
+        return f"{rank_text(self.rank)}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @property
+    def symbol(self) -> str:
+        """The card with suit symbols: `10♥`, `A♠`, `🃏`, `🃏=7♥`."""
+        if self.is_joker:
+            if self.as_rank is None:
+                return "🃏"
+            suit = SUIT_SYMBOLS[self.as_suit] if self.as_suit else ""
+            return f"🃏={rank_text(self.as_rank)}{suit}"
+        return f"{rank_text(self.rank)}{SUIT_SYMBOLS[self.suit]}"
+
+    @property
+    def name(self) -> str:
+        """The card in words, for screen readers: "ten of hearts", "joker standing for 7♥"."""
+        if self.is_joker:
+            if self.as_rank is None:
+                return "joker"
+            if self.as_suit is None:
+                return f"joker standing for a {rank_name(self.as_rank)}"
+            return f"joker standing for the {rank_name(self.as_rank)} of {SUIT_NAMES[self.as_suit]}"
+        return f"{rank_name(self.rank)} of {SUIT_NAMES[self.suit]}"
+
+    def _repr_html_(self) -> str:
+        return card_html(self)
+
+
+JOKER: Final = Card.joker()
+
+
+def card_html(card: Card) -> str:
+    """One card as a styled HTML span: red for hearts and diamonds, named for screen readers."""
+    colour = "#c0392b" if card.is_red or (card.as_suit in RED_SUITS) else "#1a1a1a"
+    return (
+        f'<span class="penang-card" role="img" aria-label="{html.escape(card.name)}" '
+        f'title="{html.escape(card.name)}" style="display:inline-block;min-width:2.2em;'
+        f"padding:0.1em 0.3em;margin:0.1em;border:1px solid #999;border-radius:0.3em;"
+        f'background:#fff;color:{colour};font-weight:600;text-align:center">'
+        f"{html.escape(card.symbol)}</span>"
+    )
+
+
+def cards_html(cards: Iterable[Card], label: str = "cards") -> str:
+    """A row of cards as HTML, with an accessible label."""
+    inner = "".join(card_html(c) for c in cards)
+    return f'<span class="penang-cards" aria-label="{html.escape(label)}">{inner}</span>'
+
+
+# -- parsing ---------------------------------------------------------------------------------
+_SYMBOL_TO_SUIT: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D"}
+_SYMBOL_TO_SUIT |= {"♧": "C"}
+_RANK_WORDS: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1}
+_NATURAL: Final = re.compile(r"^(10|[2-9]|[AJQKT])([SHDC])$")
+_NOTE: Final = re.compile(r"^(10|[2-9]|[AJQKT])([SHDC]?)$")
+
+
+def _normalise(token: str) -> str:
+    out = token.strip().upper().replace("\ufe0f", "")
+    for symbol, letter in _SYMBOL_TO_SUIT.items():
+        out = out.replace(symbol, letter)
+    return out.replace("🃏", "JK")
+
+
+def _rank_of(text: str) -> int:
+    return _RANK_WORDS[text] if text in _RANK_WORDS else int(text)
+
+
+def _parse_token(token: str) -> Card:
+    text = _normalise(token)
+    if text == "JK":
+        return JOKER
+    if text.startswith("JK@"):
+        note = _NOTE.match(text[3:])
+        if note is None:
+            raise CardParseError(token, "after JK@ write the card the joker stands for, e.g. JK@7H")
+        return Card.joker(_rank_of(note.group(1)), note.group(2) or None)
+    match = _NATURAL.match(text)
+    if match is None:
+        raise CardParseError(
+            token, "write a rank (A 2-10 J Q K) then a suit (S H D C), e.g. 10H, or JK for a joker"
+        )
+    return Card(_rank_of(match.group(1)), match.group(2))
+
+
+def parse_cards(text: str | Card | Iterable[Card | str]) -> list[Card]:
+    """Cards from text (`"AS 10H, QD JK"`) or from a list of `Card`s and card strings.
+
+    Raises `CardParseError` (a `ValueError`) naming the first token that is not a card.
+    """
+    if isinstance(text, Card):
+        return [text]
+    if isinstance(text, str):
+        return [_parse_token(t) for t in re.split(r"[\s,]+", text.strip()) if t]
+    cards: list[Card] = []
+    for item in text:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif isinstance(item, str):
+            cards.extend(parse_cards(item))
+        else:
+            raise CardParseError(repr(item), "expected a Card or card text")
+    return cards
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards in the notation, space separated (the inverse of `parse_cards`)."""
+    return " ".join(str(c) for c in cards)
+
+
+def cards_symbols(cards: Iterable[Card]) -> str:
+    """Cards with suit symbols, space separated: `5♥ 6♥ 🃏`."""
+    return " ".join(c.symbol for c in cards)
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Cards in display order: by suit (S H D C), then rank, jokers last."""
+    return sorted(cards, key=Card.sort_key)
+
+
+# -- count vectors ---------------------------------------------------------------------------
+Counts = tuple[int, ...]
+"""A hand as 53 counts: one per natural card (suit-major) and the joker count last."""
+
+EMPTY_COUNTS: Final[Counts] = (0,) * 53
+
+
+def to_counts(cards: Iterable[Card]) -> Counts:
+    """The count vector of some cards (joker notes are dropped)."""
+    counts = [0] * 53
+    for card in cards:
+        counts[card.index] += 1
+    return tuple(counts)
+
+
+def from_counts(counts: Sequence[int]) -> list[Card]:
+    """The cards of a count vector, in display order."""
+    return [Card.from_index(i) for i, n in enumerate(counts) for _ in range(n)]
+
+
+def full_deck(packs: int = 2, jokers: int = 6) -> list[Card]:
+    """`packs` standard 52-card packs plus `jokers` jokers, in pack order (rule `deck`)."""
+    deck = [Card(rank, suit) for _ in range(packs) for suit in SUITS for rank in range(1, 14)]
+    return deck + [JOKER] * jokers

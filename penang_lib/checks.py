@@ -1,0 +1,377 @@
+"""The rule-check API of RULES.md: `check_meld`, `check_lay_off`, `check_swap`, `can_play`,
+`deadwood_points`, each answering with a `Verdict` that names the rule and says why in one sentence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from penang_lib.analysis import Action, find_action
+from penang_lib.cards import (
+    JOKER_INDEX,
+    Card,
+    CardParseError,
+    Counts,
+    cards_symbols,
+    parse_cards,
+    to_counts,
+)
+from penang_lib.melds import (
+    Kind,
+    Meld,
+    position_card,
+    rank_name,
+    run_problem,
+    run_readings,
+    same_rank,
+    same_suit,
+    set_problem,
+    set_readings,
+)
+from penang_lib.rules import Rules
+
+CardsLike = str | Card | Iterable[Card | str]
+MeldLike = Meld | CardsLike
+
+_DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to "is this allowed, and why?". Truthy exactly when the move is allowed.
+
+    `rule` is the id of the rule that allows or forbids it, `reason` one plain sentence,
+    `kind` "run", "set" or None, `readings` every way the cards can be read (sets before runs),
+    `reading` the one the verdict speaks of.
+    """
+
+    ok: bool
+    rule: str
+    reason: str
+    kind: str | None = None
+    readings: tuple[Meld, ...] = ()
+    reading: Meld | None = None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def _cards(cards: CardsLike) -> list[Card]:
+    return parse_cards(cards)
+
+
+def _one_card(card: CardsLike) -> Card:
+    cards = parse_cards(card)
+    if len(cards) != 1:
+        shown = card if isinstance(card, str) else " ".join(str(c) for c in cards)
+        raise CardParseError(str(shown), f"give exactly one card, not {len(cards)}")
+    return cards[0]
+
+
+def copies_problem(cards: Sequence[Card], copies: int, jokers: int) -> str | None:
+    """Why `cards` need more of one card than the packs hold (rule `deck`), or None."""
+    counts = Counter(c.plain for c in cards)
+    for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
+        if card.is_joker:
+            if count > jokers:
+                return f"the deck has only {jokers} jokers, and this needs {count}"
+        elif count > copies:
+            packs = "pack" if copies == 1 else "packs"
+            return (
+                f"{copies} {packs} hold only {copies} {card.symbol}, "
+                f"and this needs {count} of them"
+            )
+    return None
+
+
+def _describe(meld: Meld) -> str:
+    jokers = [c for c in meld.cards if c.is_joker]
+    base = f"{meld.symbols} is {meld.description}"
+    if meld.kind is Kind.SET:
+        extra = ", and suits may repeat" if len({c.suit for c in meld.naturals}) < len(
+            meld.naturals
+        ) else ""
+        if jokers:
+            extra += f"; the joker{'s stand' if len(jokers) > 1 else ' stands'} for "
+            extra += f"{rank_name(meld.low, plural=len(jokers) > 1)}"
+        return base + extra
+    if jokers:
+        stood = ", ".join(position_card(meld.suit, meld.low + i).symbol for i, c in enumerate(meld.cards) if c.is_joker)
+        return f"{base}, with the joker{'s' if len(jokers) > 1 else ''} as {stood}"
+    return base
+
+
+def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None) -> Verdict:
+    """`check_meld` on parsed cards, with the number of copies of each card the deck holds."""
+    copies = rules.packs if copies is None else copies
+    shown = cards_symbols(cards)
+    if len(cards) < 3:
+        return Verdict(
+            False,
+            "meld",
+            f"A meld needs at least three cards, and {shown or 'nothing'} is only {len(cards)}.",
+        )
+    naturals = [c for c in cards if not c.is_joker]
+    if not naturals and not rules.all_joker_melds:
+        return Verdict(False, "joker", f"{shown} has no real card: a meld needs at least one.")
+    problem = copies_problem(cards, copies, rules.jokers)
+    if problem:
+        return Verdict(False, "deck", f"{shown} cannot be melded: {problem}.")
+    readings = [
+        *set_readings(cards, rules.all_joker_melds),
+        *run_readings(cards, rules.all_joker_melds),
+    ]
+    if readings:
+        first = readings[0]
+        reason = _describe(first) + "."
+        if len(readings) > 1:
+            others = "; ".join(str(m) for m in readings[1:])
+            reason += f" It can also be read as {others}: the player chooses."
+        return Verdict(True, first.kind.value, reason, first.kind.value, tuple(readings), first)
+    if not naturals:
+        return Verdict(
+            False,
+            "joker",
+            f"{shown} is only jokers: say what each stands for (JK@7H in a run, JK@7 in a set).",
+        )
+    if same_suit(cards):
+        return Verdict(False, "run", f"{run_problem(cards)}.")
+    if same_rank(cards):
+        return Verdict(False, "set", f"{set_problem(cards)}.")
+    return Verdict(
+        False,
+        "meld",
+        f"{shown} is neither a run (one suit, ranks in a row) nor a set (one rank).",
+    )
+
+
+def check_meld(cards: CardsLike, rules: Rules | None = None) -> Verdict:
+    """Could these cards be melded, as a run or a set? (rules `meld`, `run`, `set`, `joker`)"""
+    return meld_verdict(_cards(cards), rules or _DEFAULT_RULES)
+
+
+def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> Verdict:
+    """Read a table meld: ok with every reading, or the meld's own failure."""
+    if isinstance(meld, Meld):
+        return Verdict(True, meld.kind.value, "", meld.kind.value, (meld,), meld)
+    verdict = meld_verdict(_cards(meld), rules, copies)
+    if not verdict.ok:
+        return Verdict(
+            False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}"
+        )
+    return verdict
+
+
+def _reading_note(verdict: Verdict, used: Meld) -> str:
+    return f" (reading the table meld as {used.symbols})" if len(verdict.readings) > 1 else ""
+
+
+def lay_off_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
+    """`check_lay_off` on a parsed card (see there)."""
+    copies = rules.packs if copies is None else copies
+    table = table_readings(meld, rules, copies)
+    if not table.ok:
+        return table
+    first_problem = ""
+    for reading in table.readings:
+        for result in reading.lay_off_results(card):
+            problem = copies_problem(result.physical, copies, rules.jokers)
+            if problem:
+                first_problem = first_problem or f"{card.symbol} cannot be laid off: {problem}."
+                continue
+            where = ""
+            if reading.kind is Kind.RUN:
+                where = " at the bottom" if result.low < reading.low else " at the top"
+            return Verdict(
+                True,
+                "lay-off",
+                f"{card.symbol} can be laid off on {reading.description}{where}"
+                f"{_reading_note(table, reading)}, making {result.symbols}.",
+                reading.kind.value,
+                table.readings,
+                reading,
+            )
+    if first_problem:
+        return Verdict(False, "deck", first_problem, table.kind, table.readings, table.reading)
+    reason = _lay_off_problem(table.readings[0], card)
+    return Verdict(False, "lay-off", reason, table.kind, table.readings, table.reading)
+
+
+def _lay_off_problem(meld: Meld, card: Card) -> str:
+    shown = card.symbol
+    if meld.kind is Kind.SET:
+        if card.is_joker:
+            return f"{card} stands for another rank; this set takes only {rank_name(meld.low, True)}."
+        return f"{shown} is not a {rank_name(meld.low)}: {meld.description} takes only that rank."
+    ends = []
+    if meld.low > 1:
+        ends.append(position_card(meld.suit, meld.low - 1).symbol)
+    if meld.high < 14:
+        ends.append(position_card(meld.suit, meld.high + 1).symbol)
+    if not ends:
+        return f"{meld.description} already goes from A to A: nothing more fits on it."
+    fits = " or ".join(ends)
+    if not card.is_joker and card in meld.cards:
+        return f"{shown} is already in {meld.description}; only {fits} can extend it."
+    if not card.is_joker and any(
+        c.is_joker and c.as_rank == card.rank and c.as_suit == card.suit for c in meld.cards
+    ):
+        return (
+            f"{shown} is already in {meld.description} as a joker: it cannot be added again, "
+            f"but it may swap the joker out. Only {fits} can extend the run."
+        )
+    if not card.is_joker and card.suit == meld.suit and (
+        (card.rank == 2 and meld.high == 14) or (card.rank == 13 and meld.low == 1)
+    ):
+        return f"{shown} would turn the corner: an ace ends a run. Only {fits} can extend it."
+    return f"{shown} does not fit {meld.description}: only {fits} can extend it."
+
+
+def check_lay_off(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -> Verdict:
+    """May `card` be laid off on table meld `meld`? (rule `lay-off`)
+
+    A plain `JK` in a text meld may be read several ways: the lay-off is allowed when some
+    reading allows it, and the reason names that reading.
+    """
+    return lay_off_verdict(meld, _one_card(card), rules or _DEFAULT_RULES)
+
+
+def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
+    """`check_swap` on a parsed card (see there)."""
+    copies = rules.packs if copies is None else copies
+    table = table_readings(meld, rules, copies)
+    if not table.ok:
+        return table
+    if card.is_joker:
+        return Verdict(
+            False, "swap", "Only a real card can take a joker's place.", table.kind, table.readings
+        )
+    first_problem = ""
+    for reading in table.readings:
+        for result in reading.swap_results(card):
+            problem = copies_problem(result.physical, copies, rules.jokers)
+            if problem:
+                first_problem = first_problem or f"{card.symbol} cannot be swapped in: {problem}."
+                continue
+            return Verdict(
+                True,
+                "swap",
+                f"{card.symbol} can take the joker's place in {reading.description}"
+                f"{_reading_note(table, reading)}; the joker goes to the player's hand.",
+                reading.kind.value,
+                table.readings,
+                reading,
+            )
+    if first_problem:
+        return Verdict(False, "deck", first_problem, table.kind, table.readings, table.reading)
+    meld0 = table.readings[0]
+    if all(r.jokers == 0 for r in table.readings):
+        reason = f"There is no joker in {meld0.symbols} to swap."
+    elif meld0.kind is Kind.SET:
+        reason = f"Only a {rank_name(meld0.low)} can replace the joker in {meld0.description}."
+    else:
+        stands = " or ".join(
+            sorted(
+                {
+                    position_card(r.suit, r.low + i).symbol
+                    for r in table.readings
+                    for i, c in enumerate(r.cards)
+                    if c.is_joker
+                }
+            )
+        )
+        reason = (
+            f"In a run a joker can be replaced only by exactly the card it stands for "
+            f"({stands}), not {card.symbol}."
+        )
+    return Verdict(False, "swap", reason, table.kind, table.readings, table.reading)
+
+
+def check_swap(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -> Verdict:
+    """May natural `card` replace a joker in table meld `meld`? (rule `swap`)"""
+    return swap_verdict(meld, _one_card(card), rules or _DEFAULT_RULES)
+
+
+def deadwood_points(cards: CardsLike, rules: Rules | None = None) -> int:
+    """The count of cards left in a hand (rule `scoring`): 2-10 face value, J Q K 10, A 15, joker 20."""
+    rules = rules or _DEFAULT_RULES
+    return sum(rules.card_value(c.rank) for c in _cards(cards))
+
+
+def counts_points(counts: Sequence[int], rules: Rules) -> int:
+    """`deadwood_points` of a count vector."""
+    total = counts[JOKER_INDEX] * rules.card_value(0)
+    for index in range(52):
+        if counts[index]:
+            total += counts[index] * rules.card_value(index % 13 + 1)
+    return total
+
+
+def _action_sentence(action: Action) -> str:
+    steps = [
+        f"swap {o.card.symbol} for the joker in {o.result.description}" for o in action.swaps
+    ]
+    if action.meld is not None:
+        steps.append(f"meld {action.meld.symbols} ({action.meld.description})")
+    elif action.lay_off is not None:
+        steps.append(f"lay off {action.lay_off.card.symbol} on {action.lay_off.result.description}")
+    text = ", then ".join(steps)
+    return text[0].upper() + text[1:]
+
+
+def action_verdict(
+    counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
+) -> Verdict:
+    """`can_play` on a count vector and read table melds."""
+    action = find_action(counts, table, passport, rules)
+    if action is None:
+        if not passport:
+            return Verdict(
+                False,
+                "dead.passport",
+                "No meld can be made from this hand, and a first action must be a meld "
+                "(the passport): the player is dead.",
+            )
+        return Verdict(
+            False,
+            "dead",
+            "No meld, no lay-off and no swap that leads to one: the player must declare Dead.",
+        )
+    kind = action.meld.kind.value if action.meld is not None else None
+    if action.lay_off is not None:
+        kind = action.lay_off.result.kind.value
+    return Verdict(True, action.rule, _action_sentence(action) + ".", kind)
+
+
+def can_play(
+    hand: CardsLike,
+    table: Iterable[MeldLike],
+    passport: bool,
+    rules: Rules | None = None,
+) -> Verdict:
+    """Can this player act on their turn? False means they must declare Dead now.
+
+    `table` is a list of melds, `passport` whether the player already made their passport.
+    The verdict names the first action found (`set`, `run`, `lay-off`, or `swap` when a swap has to
+    come first), or `dead` / `dead.passport`.
+    """
+    rules = rules or _DEFAULT_RULES
+    cards = _cards(hand)
+    melds: list[Meld] = []
+    for item in table:
+        read = table_readings(item, rules)
+        if not read.ok:
+            return read
+        if read.reading is None:  # pragma: no cover - an ok reading always names a meld
+            raise AssertionError
+        melds.append(read.reading)
+    on_table = [c for m in melds for c in m.physical]
+    problem = copies_problem(cards + on_table, rules.packs, rules.jokers)
+    if problem:
+        return Verdict(False, "deck", f"This hand and table are impossible: {problem}.")
+    return action_verdict(to_counts(cards), melds, passport, rules)
