@@ -13,7 +13,20 @@ from penang_lib.checks import (
     check_swap,
     deadwood_points,
 )
+from penang_lib.deal import Deal, Phase, Status
+from penang_lib.events import Event
 from penang_lib.melds import Kind, Meld
+from penang_lib.moves import (
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    IllegalMove,
+    LayOff,
+    MeldMove,
+    Move,
+    Swap,
+    parse_move,
+)
 from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
 
 __version__ = "0.1.0"
@@ -23,7 +36,20 @@ __all__ = [
     "RULE_BOOK",
     "Card",
     "CardParseError",
+    "Deal",
     "DealerSystem",
+    "DeclareDead",
+    "DeclareGame",
+    "EndTurn",
+    "Event",
+    "IllegalMove",
+    "LayOff",
+    "MeldMove",
+    "Move",
+    "Phase",
+    "Status",
+    "Swap",
+    "parse_move",
     "EndCondition",
     "Kind",
     "Meld",

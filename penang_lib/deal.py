@@ -1,0 +1,613 @@
+"""`Deal`: one deal of Penang Rummy as a state machine, in the manner of python-chess.
+
+`legal_moves()` lists what the player to move may do, `is_legal(move)` and `explain_illegal(move)`
+judge a move, `push(move)` plays it (raising `IllegalMove`, and changing nothing, when the rules
+forbid it), `pop()` takes it back, `copy()` clones. Every push records `Event`s naming rule ids.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from penang_lib import analysis
+from penang_lib.cards import (
+    JOKER_INDEX,
+    Card,
+    Counts,
+    cards_symbols,
+    cards_html,
+    from_counts,
+    full_deck,
+    parse_cards,
+    to_counts,
+)
+from penang_lib.checks import (
+    Verdict,
+    action_verdict,
+    copies_problem,
+    counts_points,
+    lay_off_verdict,
+    meld_verdict,
+    swap_verdict,
+)
+from penang_lib.events import Event
+from penang_lib.melds import Kind, Meld
+from penang_lib.moves import (
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    IllegalMove,
+    LayOff,
+    MeldMove,
+    Move,
+    Swap,
+)
+from penang_lib.rules import EndCondition, Rules
+
+
+class Phase(str, Enum):
+    """Where a deal stands."""
+
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class Status(str, Enum):
+    """A player's standing in the deal."""
+
+    ALIVE = "alive"
+    DEAD = "dead"
+    DEAD_PASSPORT = "dead.passport"
+    OUT = "game"
+
+
+DEFAULT_NAMES = ("North", "East", "South", "West", "Centre")
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    hands: tuple[Counts, ...]
+    table: tuple[Meld, ...]
+    owners: tuple[int, ...]
+    passport: tuple[bool, ...]
+    status: tuple[Status, ...]
+    turns: tuple[int, ...]
+    turn: int
+    actions: int
+    turn_number: int
+    phase: Phase
+
+
+def _sig(meld: Meld) -> tuple[Card, ...]:
+    """What a meld means regardless of card order (two readings with one signature are one)."""
+    return tuple(sorted(meld.cards, key=Card.sort_key))
+
+
+class Deal:
+    """One deal: the hands, the table, whose turn it is, and the moves played so far.
+
+    `Deal(players=4, seed=7)` shuffles with `random.Random(seed)`, picks the first dealer at random
+    (unless `dealer` is given) and deals one card at a time from the dealer's left. `hands` (card
+    text or lists, one per seat) replaces the shuffle with a prepared position; the rest of the
+    deck is put aside as usual.
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        dealer: int | None = None,
+        hands: Sequence[str | Sequence[Card]] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = rules or Rules()
+        if hands is not None:
+            players = len(hands)
+        self.rules.check_players(players)
+        self.players = players
+        self.seed = random.randrange(2**32) if seed is None else seed
+        rng = random.Random(self.seed)
+        self.copies = self.rules.packs_for(players)
+        deck = full_deck(self.copies, self.rules.jokers)
+        if dealer is None:
+            dealer = rng.randrange(players)
+        if not 0 <= dealer < players:
+            raise ValueError(f"the dealer must be a seat from 0 to {players - 1} (rule dealer)")
+        self.dealer = dealer
+        self.custom = hands is not None
+        if hands is None:
+            rng.shuffle(deck)
+            size = self.rules.hand_size(players)
+            dealt: list[list[Card]] = [[] for _ in range(players)]
+            for i in range(size * players):
+                dealt[(dealer + 1 + i) % players].append(deck[i])
+            stock = deck[size * players :]
+        else:
+            dealt = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
+            if any(c.as_rank is not None for h in dealt for c in h):
+                raise ValueError("cards in a hand are plain: only jokers on the table carry notes")
+            problem = copies_problem([c for h in dealt for c in h], self.copies, self.rules.jokers)
+            if problem:
+                raise ValueError(f"these hands cannot come from one deck: {problem} (rule deck)")
+            stock = list(deck)
+            for hand in dealt:
+                for card in hand:
+                    stock.remove(card)
+        self.names = tuple(names) if names else DEFAULT_NAMES[:players]
+        if len(self.names) != players:
+            raise ValueError(f"give one name per player ({players})")
+        self.initial_hands: tuple[Counts, ...] = tuple(to_counts(h) for h in dealt)
+        self.stock: Counts = to_counts(stock)
+        self.hands: list[Counts] = list(self.initial_hands)
+        self.table: list[Meld] = []
+        self.owners: list[int] = []
+        self.passport = [False] * players
+        self.status = [Status.ALIVE] * players
+        self.turns = [0] * players
+        """How many turns each player has started (a turn ending in Dead counts too)."""
+        self.turn = (dealer + 1) % players
+        self.actions = 0
+        """Melds and lay-offs made so far in the current turn."""
+        self.turn_number = 1
+        self.phase = Phase.PLAYING
+        self.move_stack: list[Move] = []
+        self.event_stack: list[tuple[Event, ...]] = []
+        self._undo: list[_Snapshot] = []
+        self._action_cache: dict[int, analysis.Action | None] = {}
+        self.turns[self.turn] = 1
+        self.start_events: tuple[Event, ...] = self._start_events()
+
+    # -- reading the state -----------------------------------------------------------------------
+    def hand(self, player: int | None = None) -> list[Card]:
+        """The cards in a player's hand (the player to move by default), in display order."""
+        return from_counts(self.hands[self.turn if player is None else player])
+
+    def hand_size(self, player: int) -> int:
+        return sum(self.hands[player])
+
+    def count(self, player: int) -> int:
+        """A player's count: the points of the cards in their hand (rule `scoring`)."""
+        return counts_points(self.hands[player], self.rules)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def alive(self) -> list[int]:
+        return [p for p in range(self.players) if self.status[p] is Status.ALIVE]
+
+    def scores(self) -> list[int]:
+        """Each player's count now (0 for a player who went out)."""
+        return [self.count(p) for p in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """Who won the deal (rule `scoring`): the player who went out, else the lowest count.
+
+        Empty while the deal is still being played; a tie shares the win.
+        """
+        if not self.is_over:
+            return []
+        out = [p for p in range(self.players) if self.status[p] is Status.OUT]
+        if out:
+            return out
+        scores = self.scores()
+        best = min(scores)
+        return [p for p in range(self.players) if scores[p] == best]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, the deal's start included, in order."""
+        return [*self.start_events, *(e for group in self.event_stack for e in group)]
+
+    def counts_dealt(self) -> Counts:
+        """Every card of the deck: the hands dealt plus the cards put aside."""
+        return tuple(
+            sum(h[i] for h in self.initial_hands) + self.stock[i] for i in range(JOKER_INDEX + 1)
+        )
+
+    def counts_now(self) -> Counts:
+        """Every card where it is now: hands, table and the cards put aside."""
+        total = list(self.stock)
+        for hand in self.hands:
+            for i, n in enumerate(hand):
+                total[i] += n
+        for meld in self.table:
+            for card in meld.physical:
+                total[card.index] += 1
+        return tuple(total)
+
+    # -- legality --------------------------------------------------------------------------------
+    def _action(self) -> analysis.Action | None:
+        """What the player to move could still do (memoised per position)."""
+        key = len(self.move_stack)
+        if key not in self._action_cache:
+            self._action_cache[key] = analysis.find_action(
+                self.hands[self.turn], self.table, self.passport[self.turn], self.rules
+            )
+        return self._action_cache[key]
+
+    def can_play(self) -> Verdict:
+        """Can the player to move make a meld or lay-off, swaps included? (rules `dead`, `passport`)"""
+        return action_verdict(self.hands[self.turn], self.table, self.passport[self.turn], self.rules)
+
+    def explain_illegal(self, move: Move, player: int | None = None) -> IllegalMove | None:
+        """Why `move` is illegal now (an `IllegalMove` with rule and reason), or None if legal."""
+        try:
+            self._resolve(move, player)
+        except IllegalMove as error:
+            return error
+        return None
+
+    def is_legal(self, move: Move, player: int | None = None) -> bool:
+        return self.explain_illegal(move, player) is None
+
+    def _resolve(self, move: Move, player: int | None = None) -> Meld | None:
+        """Check `move` and return the table meld it creates or changes (None for the rest)."""
+        me = self.turn
+        name = self.names[me]
+        if self.is_over:
+            raise IllegalMove("end", "The deal is over: no more moves can be made.")
+        if player is not None and player != me:
+            raise IllegalMove(
+                "turn-order", f"It is {name}'s turn, not {self.names[player]}'s."
+            )
+        hand = self.hands[me]
+        if sum(hand) == 0 and not isinstance(move, DeclareGame):
+            raise IllegalMove("game", f"{name}'s hand is empty: the only move is to declare Game.")
+        if isinstance(move, DeclareGame):
+            if sum(hand):
+                raise IllegalMove(
+                    "game", f"Game is declared with an empty hand; {name} still holds {sum(hand)} cards."
+                )
+            return None
+        if isinstance(move, DeclareDead):
+            if self.actions:
+                raise IllegalMove(
+                    "dead", f"{name} has already played this turn: end the turn instead of dying."
+                )
+            action = self._action()
+            if action is not None:
+                verdict = self.can_play()
+                raise IllegalMove(
+                    "dead",
+                    f"{name} can still play ({verdict.reason.rstrip('.')}), and a player who can "
+                    "act may not declare Dead.",
+                )
+            return None
+        if isinstance(move, EndTurn):
+            if self.actions == 0:
+                raise IllegalMove(
+                    "turn",
+                    "A turn needs at least one meld or lay-off before it ends: passing is not allowed.",
+                )
+            return None
+        if isinstance(move, MeldMove):
+            return self._resolve_meld(move, hand)
+        if isinstance(move, LayOff | Swap):
+            return self._resolve_table_move(move, hand)
+        raise IllegalMove("turn", f"{move!r} is not a move of this game.")
+
+    def _missing(self, hand: Counts, cards: Sequence[Card]) -> str | None:
+        need = to_counts(cards)
+        for i, n in enumerate(need):
+            if n > hand[i]:
+                card = Card.from_index(i)
+                return f"{self.names[self.turn]} does not hold {'another ' if hand[i] else ''}{card.symbol}"
+        return None
+
+    def _resolve_meld(self, move: MeldMove, hand: Counts) -> Meld:
+        missing = self._missing(hand, move.cards)
+        if missing:
+            raise IllegalMove("meld", f"{missing}, so it cannot be melded.")
+        verdict = meld_verdict(move.cards, self.rules, self.copies)
+        if not verdict.ok:
+            raise IllegalMove(verdict.rule, verdict.reason)
+        readings = verdict.readings
+        if len({_sig(m) for m in readings}) > 1:
+            options = " or ".join(str(m) for m in readings)
+            raise IllegalMove(
+                "joker",
+                f"{cards_symbols(move.cards)} can be read more than one way: say which card each "
+                f"joker stands for ({options}).",
+            )
+        return readings[0]
+
+    def _resolve_table_move(self, move: LayOff | Swap, hand: Counts) -> Meld:
+        me = self.turn
+        rule = "lay-off" if isinstance(move, LayOff) else "swap"
+        if not self.passport[me]:
+            what = "lay off a card" if rule == "lay-off" else "swap a joker"
+            raise IllegalMove(
+                "passport",
+                f"{self.names[me]} has no passport yet: the first action must be a meld from the "
+                f"hand before they may {what}.",
+            )
+        if not 0 <= move.target < len(self.table):
+            raise IllegalMove(rule, f"There is no meld number {move.target + 1} on the table.")
+        missing = self._missing(hand, [move.card])
+        if missing:
+            raise IllegalMove(rule, f"{missing}.")
+        meld = self.table[move.target]
+        if isinstance(move, LayOff):
+            results = meld.lay_off_results(move.card)
+            if len({_sig(m) for m in results}) > 1:
+                options = " or ".join(str(m.cards[0] if m.low < meld.low else m.cards[-1]) for m in results)
+                raise IllegalMove(
+                    "joker",
+                    f"The joker could go at either end of {meld.description}: say which card it "
+                    f"stands for ({options}).",
+                )
+            verdict = lay_off_verdict(meld, move.card, self.rules, self.copies)
+            if not verdict.ok:
+                raise IllegalMove(verdict.rule, verdict.reason)
+            return results[0]
+        verdict = swap_verdict(meld, move.card, self.rules, self.copies)
+        if not verdict.ok:
+            raise IllegalMove(verdict.rule, verdict.reason)
+        result = meld.swap_results(move.card)[0]
+        if self.actions == 0:
+            after_hand, after_table = analysis.apply_option(
+                hand, self.table, analysis.TableOption(move.target, move.card, result), swap=True
+            )
+            if analysis.find_action(after_hand, after_table, True, self.rules) is None:
+                raise IllegalMove(
+                    "swap",
+                    "After that swap no meld or lay-off would be left to make this turn, and a "
+                    "swap alone is not an action.",
+                )
+        return result
+
+    # -- legal moves -------------------------------------------------------------------------------
+    def legal_moves(self) -> Iterator[Move]:
+        """Every legal move for the player to move, lazily (a hand with jokers has very many melds).
+
+        Jokers in melds and lay-offs carry their notes, so each move means exactly one thing.
+        """
+        if self.is_over:
+            return
+        me = self.turn
+        hand = self.hands[me]
+        if sum(hand) == 0:
+            yield DeclareGame()
+            return
+        if self.actions == 0 and self._action() is None:
+            yield DeclareDead()
+            return
+        for meld in analysis.iter_melds(hand, self.rules):
+            yield MeldMove(meld.cards)
+        if not self.passport[me]:
+            return
+        for option in analysis.iter_lay_offs(hand, self.table):
+            move = LayOff(option.target, option.card)
+            if self.is_legal(move):
+                yield move
+        seen: set[Swap] = set()
+        for option in analysis.iter_swaps(hand, self.table):
+            swap = Swap(option.target, option.card)
+            if swap not in seen and self.is_legal(swap):
+                seen.add(swap)
+                yield swap
+        if self.actions:
+            yield EndTurn()
+
+    # -- playing -----------------------------------------------------------------------------------
+    def push(self, move: Move, player: int | None = None) -> tuple[Event, ...]:
+        """Play `move` for the player to move (or check it is `player`'s turn) and return its events.
+
+        Raises `IllegalMove` naming the rule and why; the deal is then unchanged.
+        """
+        result = self._resolve(move, player)
+        me = self.turn
+        before = sum(self.hands[me])
+        self._undo.append(self._snapshot())
+        events: list[Event] = []
+        if isinstance(move, MeldMove):
+            assert result is not None
+            self._take(me, result.physical)
+            self.table.append(result)
+            self.owners.append(me)
+            target = len(self.table) - 1
+            if not self.passport[me]:
+                self.passport[me] = True
+                events.append(Event("passport", me, result.cards, result, target, before, before - len(result)))
+            events.append(Event(result.kind.value, me, result.cards, result, target, before, before - len(result)))
+            if result.jokers:
+                jokers = tuple(c for c in result.cards if c.is_joker)
+                events.append(Event("joker", me, jokers, result, target, before, before - len(result)))
+            self.actions += 1
+        elif isinstance(move, LayOff):
+            assert result is not None
+            old = self.table[move.target]
+            placed = move.card
+            if move.card.is_joker:
+                placed = result.cards[0] if result.low < old.low else result.cards[-1]
+                if result.kind is Kind.SET:
+                    placed = Card.joker(result.low)
+            self._take(me, [move.card.plain])
+            self.table[move.target] = result
+            events.append(Event("lay-off", me, (placed,), result, move.target, before, before - 1))
+            self.actions += 1
+        elif isinstance(move, Swap):
+            assert result is not None
+            old = self.table[move.target]
+            self._take(me, [move.card])
+            self._give(me, Card.joker())
+            self.table[move.target] = result
+            stood = next(
+                (c for c, n in zip(old.cards, result.cards, strict=False) if c.is_joker and not n.is_joker),
+                Card.joker(old.low),
+            )
+            if old.kind is Kind.SET:
+                stood = Card.joker(old.low)
+            events.append(Event("swap", me, (move.card, stood), result, move.target, before, before, detail=str(stood)))
+        elif isinstance(move, EndTurn):
+            events.append(Event("turn", me, before=before, after=before, detail=str(self.actions)))
+            events.extend(self._next_turn())
+        elif isinstance(move, DeclareDead):
+            rule = "dead" if self.passport[me] else "dead.passport"
+            self.status[me] = Status.DEAD if self.passport[me] else Status.DEAD_PASSPORT
+            events.append(Event(rule, me, tuple(self.hand(me)), before=before, after=before, counts=(self.count(me),)))
+            events.extend(self._next_turn())
+        elif isinstance(move, DeclareGame):
+            self.status[me] = Status.OUT
+            events.append(Event("game", me))
+            events.extend(self._finish("game"))
+        self.move_stack.append(move)
+        self.event_stack.append(tuple(events))
+        return tuple(events)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; the deal is exactly as it was before."""
+        if not self.move_stack:
+            raise IndexError("no move to take back")
+        snap = self._undo.pop()
+        self.hands = list(snap.hands)
+        self.table = list(snap.table)
+        self.owners = list(snap.owners)
+        self.passport = list(snap.passport)
+        self.status = list(snap.status)
+        self.turns = list(snap.turns)
+        self.turn = snap.turn
+        self.actions = snap.actions
+        self.turn_number = snap.turn_number
+        self.phase = snap.phase
+        self.event_stack.pop()
+        self._action_cache.pop(len(self.move_stack), None)
+        return self.move_stack.pop()
+
+    def copy(self) -> Deal:
+        """An independent deal in the same state, with the same history (so `pop` works)."""
+        other = Deal.__new__(Deal)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.table = list(self.table)
+        other.owners = list(self.owners)
+        other.passport = list(self.passport)
+        other.status = list(self.status)
+        other.turns = list(self.turns)
+        other.move_stack = list(self.move_stack)
+        other.event_stack = list(self.event_stack)
+        other._undo = list(self._undo)
+        other._action_cache = dict(self._action_cache)
+        return other
+
+    def state_key(self) -> tuple[object, ...]:
+        """Everything that defines the position (for comparing two deals)."""
+        return (
+            tuple(self.hands),
+            tuple(self.table),
+            tuple(self.owners),
+            tuple(self.passport),
+            tuple(self.status),
+            tuple(self.turns),
+            self.turn,
+            self.actions,
+            self.turn_number,
+            self.phase,
+            tuple(self.move_stack),
+        )
+
+    # -- internals -------------------------------------------------------------------------------
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            tuple(self.hands),
+            tuple(self.table),
+            tuple(self.owners),
+            tuple(self.passport),
+            tuple(self.status),
+            tuple(self.turns),
+            self.turn,
+            self.actions,
+            self.turn_number,
+            self.phase,
+        )
+
+    def _take(self, player: int, cards: Sequence[Card]) -> None:
+        hand = list(self.hands[player])
+        for card in cards:
+            hand[card.index] -= 1
+        self.hands[player] = tuple(hand)
+
+    def _give(self, player: int, card: Card) -> None:
+        hand = list(self.hands[player])
+        hand[card.index] += 1
+        self.hands[player] = tuple(hand)
+
+    def _next_turn(self) -> list[Event]:
+        alive = self.alive()
+        if not alive:
+            return self._finish("all dead")
+        if self.rules.end_condition is EndCondition.ONE_ALIVE and len(alive) == 1 and self.players > 1:
+            return self._finish("one alive")
+        skipped = []
+        seat = self.turn
+        while True:
+            seat = (seat + 1) % self.players
+            if self.status[seat] is Status.ALIVE:
+                break
+            skipped.append(seat)
+        self.turn = seat
+        self.actions = 0
+        self.turn_number += 1
+        self.turns[seat] += 1
+        return [Event("turn-order", seat, detail=",".join(str(s) for s in skipped))]
+
+    def _finish(self, why: str) -> list[Event]:
+        self.phase = Phase.OVER
+        scores = tuple(self.scores())
+        winners = self.winners()
+        return [
+            Event("end", None, detail=why),
+            Event("scoring", None, counts=scores, detail=",".join(str(w) for w in winners)),
+        ]
+
+    def _start_events(self) -> tuple[Event, ...]:
+        n = self.players
+        size = sum(self.initial_hands[0])
+        deck = sum(self.counts_dealt())
+        return (
+            Event("players", None, detail=str(n)),
+            Event("deck", None, detail=f"{self.copies},{self.rules.jokers},{deck}"),
+            Event("dealer", self.dealer),
+            Event("deal", (self.dealer + 1) % n, after=size, detail=str(sum(self.stock))),
+            Event("turn-order", self.turn),
+        )
+
+    # -- display -----------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return (
+            f"<Deal players={self.players} seed={self.seed} phase={self.phase.value} "
+            f"turn={self.names[self.turn]} moves={len(self.move_stack)}>"
+        )
+
+    def __str__(self) -> str:
+        lines = []
+        for p in range(self.players):
+            mark = ">" if p == self.turn and not self.is_over else " "
+            lines.append(
+                f"{mark} {self.names[p]:<7} {self.status[p].value:<13} {cards_symbols(self.hand(p))}"
+            )
+        for i, meld in enumerate(self.table):
+            lines.append(f"  [{i}] {self.names[self.owners[i]]}: {meld.symbols}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for p in range(self.players):
+            mark = "▶ " if p == self.turn and not self.is_over else ""
+            rows.append(
+                f"<tr><th scope='row'>{mark}{self.names[p]}</th><td>{self.status[p].value}</td>"
+                f"<td>{self.count(p)}</td><td>{cards_html(self.hand(p), label=f'{self.names[p]} hand')}</td></tr>"
+            )
+        table = "".join(
+            f"<li>{self.names[self.owners[i]]}: {m._repr_html_()}</li>" for i, m in enumerate(self.table)
+        )
+        return (
+            f"<div class='penang-deal'><table><thead><tr><th>Player</th><th>Status</th>"
+            f"<th>Count</th><th>Hand</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"<p>Table:</p><ol start='0'>{table}</ol></div>"
+        )

@@ -1,0 +1,30 @@
+"""What happened: every pushed move produces `Event`s, each naming the rule id it applies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from penang_lib.cards import Card
+from penang_lib.melds import Meld
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in a deal, tied to the rule that made it happen.
+
+    `player` is the seat it concerns (None for the whole table), `cards` the cards involved,
+    `meld` the table meld after the event and `target` its index, `before` / `after` the
+    number of cards in the player's hand around the move. `counts` holds per-seat numbers where
+    the rule needs them (the scores for `scoring`), and `detail` a short fact to explain with
+    (the joker's card for `swap`, the skipped seats for `turn-order`, ...).
+    """
+
+    rule: str
+    player: int | None = None
+    cards: tuple[Card, ...] = ()
+    meld: Meld | None = None
+    target: int | None = None
+    before: int = 0
+    after: int = 0
+    counts: tuple[int, ...] = ()
+    detail: str = ""
