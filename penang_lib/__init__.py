@@ -15,6 +15,8 @@ from penang_lib.checks import (
 )
 from penang_lib.deal import Deal, Phase, Status
 from penang_lib.events import Event
+from penang_lib.explain import explain
+from penang_lib.match import Match, next_dealer
 from penang_lib.melds import Kind, Meld
 from penang_lib.moves import (
     DeclareDead,
@@ -27,6 +29,7 @@ from penang_lib.moves import (
     Swap,
     parse_move,
 )
+from penang_lib.record import RecordError, dumps, from_record, loads, to_record
 from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
 
 __version__ = "0.1.0"
@@ -40,26 +43,34 @@ __all__ = [
     "DealerSystem",
     "DeclareDead",
     "DeclareGame",
+    "EndCondition",
     "EndTurn",
     "Event",
     "IllegalMove",
+    "Kind",
     "LayOff",
+    "Match",
+    "Meld",
     "MeldMove",
     "Move",
     "Phase",
+    "RecordError",
+    "Rules",
     "Status",
     "Swap",
-    "parse_move",
-    "EndCondition",
-    "Kind",
-    "Meld",
-    "Rules",
     "Verdict",
     "can_play",
     "check_lay_off",
     "check_meld",
     "check_swap",
     "deadwood_points",
+    "dumps",
+    "explain",
+    "from_record",
     "full_deck",
+    "loads",
+    "next_dealer",
     "parse_cards",
+    "parse_move",
+    "to_record",
 ]

@@ -35,9 +35,7 @@ def first_meld(counts: Counts, rules: Rules) -> Meld | None:
             window = have[low - 1 : low + 2]
             present = sum(window)
             if present and present + jokers >= 3:
-                row = [
-                    Card(position_rank(low + i), suit) if window[i] else JOKER for i in range(3)
-                ]
+                row = [Card(position_rank(low + i), suit) if window[i] else JOKER for i in range(3)]
                 return Meld.run(suit, low, row)
     if rules.all_joker_melds and jokers >= 3:
         return Meld.set_of(1, [Card.joker(1)] * 3)
@@ -90,7 +88,7 @@ def can_meld(counts: Counts, rules: Rules) -> bool:
 # -- lay-offs and swaps against a table ----------------------------------------------------------
 @dataclass(frozen=True)
 class TableOption:
-    """One lay-off or swap: `card` from the hand onto table meld number `target`, giving `result`."""
+    """One lay-off or swap: `card` from the hand onto table meld `target`, giving `result`."""
 
     target: int
     card: Card
@@ -140,7 +138,11 @@ def swap_cards(meld: Meld) -> list[Card]:
     if meld.kind is Kind.SET:
         return [Card(meld.low, suit) for suit in SUITS]
     return sorted(
-        {Card(position_rank(meld.low + i), meld.suit) for i, c in enumerate(meld.cards) if c.is_joker},
+        {
+            Card(position_rank(meld.low + i), meld.suit)
+            for i, c in enumerate(meld.cards)
+            if c.is_joker
+        },
         key=Card.sort_key,
     )
 

@@ -197,8 +197,10 @@ def cards_html(cards: Iterable[Card], label: str = "cards") -> str:
 
 
 # -- parsing ---------------------------------------------------------------------------------
-_SYMBOL_TO_SUIT: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D"}
-_SYMBOL_TO_SUIT |= {"♧": "C"}
+_SYMBOL_TO_SUIT: Final = {
+    **{"♠": "S", "♥": "H", "♦": "D", "♣": "C"},
+    **{"♤": "S", "♡": "H", "♢": "D", "♧": "C"},
+}
 _RANK_WORDS: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1}
 _NATURAL: Final = re.compile(r"^(10|[2-9]|[AJQKT])([SHDC])$")
 _NOTE: Final = re.compile(r"^(10|[2-9]|[AJQKT])([SHDC]?)$")

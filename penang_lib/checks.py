@@ -16,13 +16,13 @@ from penang_lib.cards import (
     Counts,
     cards_symbols,
     parse_cards,
+    rank_name,
     to_counts,
 )
 from penang_lib.melds import (
     Kind,
     Meld,
     position_card,
-    rank_name,
     run_problem,
     run_readings,
     same_rank,
@@ -83,8 +83,7 @@ def copies_problem(cards: Sequence[Card], copies: int, jokers: int) -> str | Non
         elif count > copies:
             packs = "pack" if copies == 1 else "packs"
             return (
-                f"{copies} {packs} hold only {copies} {card.symbol}, "
-                f"and this needs {count} of them"
+                f"{copies} {packs} hold only {copies} {card.symbol}, and this needs {count} of them"
             )
     return None
 
@@ -93,15 +92,21 @@ def _describe(meld: Meld) -> str:
     jokers = [c for c in meld.cards if c.is_joker]
     base = f"{meld.symbols} is {meld.description}"
     if meld.kind is Kind.SET:
-        extra = ", and suits may repeat" if len({c.suit for c in meld.naturals}) < len(
-            meld.naturals
-        ) else ""
+        extra = (
+            ", and suits may repeat"
+            if len({c.suit for c in meld.naturals}) < len(meld.naturals)
+            else ""
+        )
         if jokers:
             extra += f"; the joker{'s stand' if len(jokers) > 1 else ' stands'} for "
             extra += f"{rank_name(meld.low, plural=len(jokers) > 1)}"
         return base + extra
     if jokers:
-        stood = ", ".join(position_card(meld.suit, meld.low + i).symbol for i, c in enumerate(meld.cards) if c.is_joker)
+        stood = ", ".join(
+            position_card(meld.suit, meld.low + i).symbol
+            for i, c in enumerate(meld.cards)
+            if c.is_joker
+        )
         return f"{base}, with the joker{'s' if len(jokers) > 1 else ''} as {stood}"
     return base
 
@@ -130,7 +135,7 @@ def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None)
         first = readings[0]
         reason = _describe(first) + "."
         if len(readings) > 1:
-            others = "; ".join(str(m) for m in readings[1:])
+            others = "; ".join(m.symbols for m in readings[1:])
             reason += f" It can also be read as {others}: the player chooses."
         return Verdict(True, first.kind.value, reason, first.kind.value, tuple(readings), first)
     if not naturals:
@@ -161,9 +166,7 @@ def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> V
         return Verdict(True, meld.kind.value, "", meld.kind.value, (meld,), meld)
     verdict = meld_verdict(_cards(meld), rules, copies)
     if not verdict.ok:
-        return Verdict(
-            False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}"
-        )
+        return Verdict(False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}")
     return verdict
 
 
@@ -206,7 +209,9 @@ def _lay_off_problem(meld: Meld, card: Card) -> str:
     shown = card.symbol
     if meld.kind is Kind.SET:
         if card.is_joker:
-            return f"{card} stands for another rank; this set takes only {rank_name(meld.low, True)}."
+            return (
+                f"{card} stands for another rank; this set takes only {rank_name(meld.low, True)}."
+            )
         return f"{shown} is not a {rank_name(meld.low)}: {meld.description} takes only that rank."
     ends = []
     if meld.low > 1:
@@ -225,8 +230,10 @@ def _lay_off_problem(meld: Meld, card: Card) -> str:
             f"{shown} is already in {meld.description} as a joker: it cannot be added again, "
             f"but it may swap the joker out. Only {fits} can extend the run."
         )
-    if not card.is_joker and card.suit == meld.suit and (
-        (card.rank == 2 and meld.high == 14) or (card.rank == 13 and meld.low == 1)
+    if (
+        not card.is_joker
+        and card.suit == meld.suit
+        and ((card.rank == 2 and meld.high == 14) or (card.rank == 13 and meld.low == 1))
     ):
         return f"{shown} would turn the corner: an ace ends a run. Only {fits} can extend it."
     return f"{shown} does not fit {meld.description}: only {fits} can extend it."
@@ -298,7 +305,7 @@ def check_swap(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -> V
 
 
 def deadwood_points(cards: CardsLike, rules: Rules | None = None) -> int:
-    """The count of cards left in a hand (rule `scoring`): 2-10 face value, J Q K 10, A 15, joker 20."""
+    """The count of a hand (rule `scoring`): 2-10 face value, J Q K 10, A 15, joker 20."""
     rules = rules or _DEFAULT_RULES
     return sum(rules.card_value(c.rank) for c in _cards(cards))
 
@@ -313,9 +320,7 @@ def counts_points(counts: Sequence[int], rules: Rules) -> int:
 
 
 def _action_sentence(action: Action) -> str:
-    steps = [
-        f"swap {o.card.symbol} for the joker in {o.result.description}" for o in action.swaps
-    ]
+    steps = [f"swap {o.card.symbol} for the joker in {o.result.description}" for o in action.swaps]
     if action.meld is not None:
         steps.append(f"meld {action.meld.symbols} ({action.meld.description})")
     elif action.lay_off is not None:
@@ -324,9 +329,7 @@ def _action_sentence(action: Action) -> str:
     return text[0].upper() + text[1:]
 
 
-def action_verdict(
-    counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
-) -> Verdict:
+def action_verdict(counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules) -> Verdict:
     """`can_play` on a count vector and read table melds."""
     action = find_action(counts, table, passport, rules)
     if action is None:

@@ -17,8 +17,8 @@ from penang_lib.cards import (
     JOKER_INDEX,
     Card,
     Counts,
-    cards_symbols,
     cards_html,
+    cards_symbols,
     from_counts,
     full_deck,
     parse_cards,
@@ -113,8 +113,9 @@ class Deal:
         rng = random.Random(self.seed)
         self.copies = self.rules.packs_for(players)
         deck = full_deck(self.copies, self.rules.jokers)
+        drawn = rng.randrange(players)  # always drawn, so a given dealer keeps the same shuffle
         if dealer is None:
-            dealer = rng.randrange(players)
+            dealer = drawn
         if not 0 <= dealer < players:
             raise ValueError(f"the dealer must be a seat from 0 to {players - 1} (rule dealer)")
         self.dealer = dealer
@@ -155,6 +156,8 @@ class Deal:
         self.turn_number = 1
         self.phase = Phase.PLAYING
         self.move_stack: list[Move] = []
+        self.movers: list[int] = []
+        """The seat that made each move of `move_stack`."""
         self.event_stack: list[tuple[Event, ...]] = []
         self._undo: list[_Snapshot] = []
         self._action_cache: dict[int, analysis.Action | None] = {}
@@ -231,8 +234,10 @@ class Deal:
         return self._action_cache[key]
 
     def can_play(self) -> Verdict:
-        """Can the player to move make a meld or lay-off, swaps included? (rules `dead`, `passport`)"""
-        return action_verdict(self.hands[self.turn], self.table, self.passport[self.turn], self.rules)
+        """Can the player to move meld or lay off, swaps included? (rules `dead`, `passport`)"""
+        return action_verdict(
+            self.hands[self.turn], self.table, self.passport[self.turn], self.rules
+        )
 
     def explain_illegal(self, move: Move, player: int | None = None) -> IllegalMove | None:
         """Why `move` is illegal now (an `IllegalMove` with rule and reason), or None if legal."""
@@ -252,16 +257,15 @@ class Deal:
         if self.is_over:
             raise IllegalMove("end", "The deal is over: no more moves can be made.")
         if player is not None and player != me:
-            raise IllegalMove(
-                "turn-order", f"It is {name}'s turn, not {self.names[player]}'s."
-            )
+            raise IllegalMove("turn-order", f"It is {name}'s turn, not {self.names[player]}'s.")
         hand = self.hands[me]
         if sum(hand) == 0 and not isinstance(move, DeclareGame):
             raise IllegalMove("game", f"{name}'s hand is empty: the only move is to declare Game.")
         if isinstance(move, DeclareGame):
             if sum(hand):
                 raise IllegalMove(
-                    "game", f"Game is declared with an empty hand; {name} still holds {sum(hand)} cards."
+                    "game",
+                    f"Game is declared with an empty hand; {name} still holds {sum(hand)} cards.",
                 )
             return None
         if isinstance(move, DeclareDead):
@@ -282,7 +286,8 @@ class Deal:
             if self.actions == 0:
                 raise IllegalMove(
                     "turn",
-                    "A turn needs at least one meld or lay-off before it ends: passing is not allowed.",
+                    "A turn needs at least one meld or lay-off before it ends: "
+                    "passing is not allowed.",
                 )
             return None
         if isinstance(move, MeldMove):
@@ -296,7 +301,8 @@ class Deal:
         for i, n in enumerate(need):
             if n > hand[i]:
                 card = Card.from_index(i)
-                return f"{self.names[self.turn]} does not hold {'another ' if hand[i] else ''}{card.symbol}"
+                another = "another " if hand[i] else ""
+                return f"{self.names[self.turn]} does not hold {another}{card.symbol}"
         return None
 
     def _resolve_meld(self, move: MeldMove, hand: Counts) -> Meld:
@@ -335,7 +341,9 @@ class Deal:
         if isinstance(move, LayOff):
             results = meld.lay_off_results(move.card)
             if len({_sig(m) for m in results}) > 1:
-                options = " or ".join(str(m.cards[0] if m.low < meld.low else m.cards[-1]) for m in results)
+                options = " or ".join(
+                    str(m.cards[0] if m.low < meld.low else m.cards[-1]) for m in results
+                )
                 raise IllegalMove(
                     "joker",
                     f"The joker could go at either end of {meld.description}: say which card it "
@@ -396,9 +404,10 @@ class Deal:
 
     # -- playing -----------------------------------------------------------------------------------
     def push(self, move: Move, player: int | None = None) -> tuple[Event, ...]:
-        """Play `move` for the player to move (or check it is `player`'s turn) and return its events.
+        """Play `move` for the player to move (checking that it is `player`'s turn).
 
-        Raises `IllegalMove` naming the rule and why; the deal is then unchanged.
+        Returns the move's events. Raises `IllegalMove` naming the rule and why; the deal is then
+        unchanged.
         """
         result = self._resolve(move, player)
         me = self.turn
@@ -413,11 +422,27 @@ class Deal:
             target = len(self.table) - 1
             if not self.passport[me]:
                 self.passport[me] = True
-                events.append(Event("passport", me, result.cards, result, target, before, before - len(result)))
-            events.append(Event(result.kind.value, me, result.cards, result, target, before, before - len(result)))
+                events.append(
+                    Event(
+                        "passport", me, result.cards, result, target, before, before - len(result)
+                    )
+                )
+            events.append(
+                Event(
+                    result.kind.value,
+                    me,
+                    result.cards,
+                    result,
+                    target,
+                    before,
+                    before - len(result),
+                )
+            )
             if result.jokers:
                 jokers = tuple(c for c in result.cards if c.is_joker)
-                events.append(Event("joker", me, jokers, result, target, before, before - len(result)))
+                events.append(
+                    Event("joker", me, jokers, result, target, before, before - len(result))
+                )
             self.actions += 1
         elif isinstance(move, LayOff):
             assert result is not None
@@ -438,25 +463,50 @@ class Deal:
             self._give(me, Card.joker())
             self.table[move.target] = result
             stood = next(
-                (c for c, n in zip(old.cards, result.cards, strict=False) if c.is_joker and not n.is_joker),
+                (
+                    c
+                    for c, n in zip(old.cards, result.cards, strict=False)
+                    if c.is_joker and not n.is_joker
+                ),
                 Card.joker(old.low),
             )
             if old.kind is Kind.SET:
                 stood = Card.joker(old.low)
-            events.append(Event("swap", me, (move.card, stood), result, move.target, before, before, detail=str(stood)))
+            events.append(
+                Event(
+                    "swap",
+                    me,
+                    (move.card, stood),
+                    result,
+                    move.target,
+                    before,
+                    before,
+                    detail=str(stood),
+                )
+            )
         elif isinstance(move, EndTurn):
             events.append(Event("turn", me, before=before, after=before, detail=str(self.actions)))
             events.extend(self._next_turn())
         elif isinstance(move, DeclareDead):
             rule = "dead" if self.passport[me] else "dead.passport"
             self.status[me] = Status.DEAD if self.passport[me] else Status.DEAD_PASSPORT
-            events.append(Event(rule, me, tuple(self.hand(me)), before=before, after=before, counts=(self.count(me),)))
+            events.append(
+                Event(
+                    rule,
+                    me,
+                    tuple(self.hand(me)),
+                    before=before,
+                    after=before,
+                    counts=(self.count(me),),
+                )
+            )
             events.extend(self._next_turn())
         elif isinstance(move, DeclareGame):
             self.status[me] = Status.OUT
             events.append(Event("game", me))
             events.extend(self._finish("game"))
         self.move_stack.append(move)
+        self.movers.append(me)
         self.event_stack.append(tuple(events))
         return tuple(events)
 
@@ -476,6 +526,7 @@ class Deal:
         self.turn_number = snap.turn_number
         self.phase = snap.phase
         self.event_stack.pop()
+        self.movers.pop()
         self._action_cache.pop(len(self.move_stack), None)
         return self.move_stack.pop()
 
@@ -490,6 +541,7 @@ class Deal:
         other.status = list(self.status)
         other.turns = list(self.turns)
         other.move_stack = list(self.move_stack)
+        other.movers = list(self.movers)
         other.event_stack = list(self.event_stack)
         other._undo = list(self._undo)
         other._action_cache = dict(self._action_cache)
@@ -541,7 +593,11 @@ class Deal:
         alive = self.alive()
         if not alive:
             return self._finish("all dead")
-        if self.rules.end_condition is EndCondition.ONE_ALIVE and len(alive) == 1 and self.players > 1:
+        if (
+            self.rules.end_condition is EndCondition.ONE_ALIVE
+            and len(alive) == 1
+            and self.players > 1
+        ):
             return self._finish("one alive")
         skipped = []
         seat = self.turn
@@ -589,7 +645,8 @@ class Deal:
         for p in range(self.players):
             mark = ">" if p == self.turn and not self.is_over else " "
             lines.append(
-                f"{mark} {self.names[p]:<7} {self.status[p].value:<13} {cards_symbols(self.hand(p))}"
+                f"{mark} {self.names[p]:<7} {self.status[p].value:<13} "
+                f"{cards_symbols(self.hand(p))}"
             )
         for i, meld in enumerate(self.table):
             lines.append(f"  [{i}] {self.names[self.owners[i]]}: {meld.symbols}")
@@ -601,10 +658,12 @@ class Deal:
             mark = "▶ " if p == self.turn and not self.is_over else ""
             rows.append(
                 f"<tr><th scope='row'>{mark}{self.names[p]}</th><td>{self.status[p].value}</td>"
-                f"<td>{self.count(p)}</td><td>{cards_html(self.hand(p), label=f'{self.names[p]} hand')}</td></tr>"
+                f"<td>{self.count(p)}</td>"
+                f"<td>{cards_html(self.hand(p), label=f'{self.names[p]} hand')}</td></tr>"
             )
         table = "".join(
-            f"<li>{self.names[self.owners[i]]}: {m._repr_html_()}</li>" for i, m in enumerate(self.table)
+            f"<li>{self.names[self.owners[i]]}: {m._repr_html_()}</li>"
+            for i, m in enumerate(self.table)
         )
         return (
             f"<div class='penang-deal'><table><thead><tr><th>Player</th><th>Status</th>"

@@ -299,7 +299,8 @@ def run_problem(cards: Sequence[Card]) -> str:
     suit = naturals[0].suit if naturals else ""
     for joker in (c for c in cards if c.is_joker and c.as_rank is not None):
         if joker.as_suit not in (None, suit):
-            return f"{joker} stands for a {SUIT_NAMES[str(joker.as_suit)][:-1]}, not one of {shown}'s suit"
+            suit = SUIT_NAMES[str(joker.as_suit)]
+            return f"{joker} stands for a card of {suit}, not of the suit of {shown}"
         if joker.as_rank in counts:
             return f"{joker} claims the place of a card that is already in {shown}"
     ranks = sorted(set(counts) | {c.as_rank for c in cards if c.as_rank is not None})
@@ -330,8 +331,8 @@ def set_problem(cards: Sequence[Card]) -> str:
     """Why cards whose naturals share one rank are not a set (one plain sentence)."""
     naturals = [c for c in cards if not c.is_joker]
     rank = naturals[0].rank if naturals else 0
-    for joker in (c for c in cards if c.is_joker and c.as_rank is not None):
-        if joker.as_rank != rank:
+    for joker in (c for c in cards if c.is_joker):
+        if joker.as_rank is not None and joker.as_rank != rank:
             return (
                 f"{joker} stands for a {rank_name(joker.as_rank)}, but this is a set of "
                 f"{rank_name(rank, plural=True)}"

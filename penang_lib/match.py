@@ -1,0 +1,98 @@
+"""A match: several deals with their counts added up (rules `dealer` and `scoring`).
+
+The first dealer is drawn at random. After each deal the next dealer is, by `Rules.dealer_system`,
+the winner of the last deal (points recorded, the default) or its worst loser (the highest count).
+A tie goes to the tied player nearest clockwise from the previous dealer's left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from penang_lib.deal import Deal
+from penang_lib.rules import DealerSystem, Rules
+
+
+def next_dealer(
+    previous: int, scores: Sequence[int], winners: Sequence[int], system: DealerSystem
+) -> int:
+    """Who deals next (rule `dealer`), given the last deal's dealer, counts and winners."""
+    players = len(scores)
+    if system is DealerSystem.WINNER:
+        candidates = set(winners)
+    else:
+        worst = max(scores)
+        candidates = {p for p in range(players) if scores[p] == worst}
+    for step in range(1, players + 1):
+        seat = (previous + step) % players
+        if seat in candidates:
+            return seat
+    raise ValueError("no player qualifies to deal next")
+
+
+class Match:
+    """Deals played one after another; `totals` add up each player's counts, lowest wins."""
+
+    def __init__(
+        self,
+        players: int = 4,
+        deals: int = 4,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = rules or Rules()
+        self.rules.check_players(players)
+        if deals < 1:
+            raise ValueError("a match has at least one deal")
+        self.players = players
+        self.length = deals
+        self.seed = random.randrange(2**32) if seed is None else seed
+        self._rng = random.Random(self.seed)
+        self.names = names
+        self.deals: list[Deal] = []
+        self.dealer = self._rng.randrange(players)
+
+    def new_deal(self) -> Deal:
+        """Start the next deal (the previous one must be over), dealt by the right dealer."""
+        if self.deals:
+            last = self.deals[-1]
+            if not last.is_over:
+                raise ValueError("the current deal is not over yet")
+            if len(self.deals) >= self.length:
+                raise ValueError(f"the match was agreed at {self.length} deals")
+            self.dealer = next_dealer(
+                last.dealer, last.scores(), last.winners(), self.rules.dealer_system
+            )
+        deal = Deal(
+            players=self.players,
+            seed=self._rng.randrange(2**32),
+            rules=self.rules,
+            dealer=self.dealer,
+            names=self.names,
+        )
+        self.deals.append(deal)
+        return deal
+
+    @property
+    def totals(self) -> list[int]:
+        """Each player's counts added over the finished deals."""
+        totals = [0] * self.players
+        for deal in self.deals:
+            if deal.is_over:
+                for p, score in enumerate(deal.scores()):
+                    totals[p] += score
+        return totals
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.deals) == self.length and self.deals[-1].is_over
+
+    def winners(self) -> list[int]:
+        """The lowest total after the agreed number of deals (empty until then)."""
+        if not self.is_over:
+            return []
+        totals = self.totals
+        best = min(totals)
+        return [p for p in range(self.players) if totals[p] == best]
