@@ -11,13 +11,25 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from penang_lib.cards import JOKER, JOKER_INDEX, SUITS, Card, Counts
+from penang_lib.cards import JOKER, JOKER_INDEX, NATURALS, SUITS, Card, Counts, noted_joker
 from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
 from penang_lib.rules import Rules
 
 
 def _natural_index(suit_index: int, position: int) -> int:
     return suit_index * 13 + position_rank(position) - 1
+
+
+# Per suit and run position (1..14; 0 unused): the count-vector index, the natural card, and a
+# joker noted as that card. Built once: the hot loops below only index into them.
+_RUN_INDEX = tuple(
+    tuple(_natural_index(s, max(p, 1)) for p in range(MAX_RUN + 1)) for s in range(4)
+)
+_RUN_CARD = tuple(tuple(NATURALS[i] for i in row) for row in _RUN_INDEX)
+_RUN_STAND_IN = tuple(
+    tuple(noted_joker(position_rank(max(p, 1)), SUITS[s]) for p in range(MAX_RUN + 1))
+    for s in range(4)
+)
 
 
 # -- melds from a hand ---------------------------------------------------------------------------
@@ -44,41 +56,63 @@ def first_meld(counts: Counts, rules: Rules) -> Meld | None:
 
 def iter_melds(counts: Counts, rules: Rules) -> Iterator[Meld]:
     """Every distinct meld the hand can make (lazily: a hand with jokers has very many)."""
+    yield from _iter_sets(counts, rules)
+    for s in range(4):
+        yield from _iter_runs(counts, s, rules)
+
+
+def _iter_sets(counts: Counts, rules: Rules) -> Iterator[Meld]:
     jokers = counts[JOKER_INDEX]
     for rank in range(1, 14):
-        per_suit = [range(counts[s * 13 + rank - 1] + 1) for s in range(4)]
-        for take in product(*per_suit):
-            naturals = [Card(rank, SUITS[s]) for s in range(4) for _ in range(take[s])]
+        held = [counts[s * 13 + rank - 1] for s in range(4)]
+        if sum(held) + jokers < 3 or (not any(held) and not rules.all_joker_melds):
+            continue
+        noted = noted_joker(rank)
+        for take in product(*(range(n + 1) for n in held)):
+            naturals = tuple(NATURALS[s * 13 + rank - 1] for s in range(4) for _ in range(take[s]))
             if not naturals and not rules.all_joker_melds:
                 continue
             for j in range(max(0, 3 - len(naturals)), jokers + 1):
-                yield Meld.set_of(rank, naturals + [Card.joker(rank)] * j)
-    for s, suit in enumerate(SUITS):
-        aces = counts[s * 13]
-        for low in range(1, MAX_RUN - 1):
-            for high in range(low + 2, MAX_RUN + 1):
-                positions = range(low, high + 1)
-                have = [p for p in positions if counts[_natural_index(s, p)] > 0]
-                if low == 1 and high == 14 and aces < 2 and 1 in have and 14 in have:
-                    have_sets = [[p for p in have if p != 1], [p for p in have if p != 14]]
-                else:
-                    have_sets = [have]
-                seen: set[tuple[int, ...]] = set()
-                for usable in have_sets:
-                    missing = len(positions) - len(usable)
-                    if missing > jokers:
+                yield Meld(Kind.SET, naturals + (noted,) * j, rank)
+
+
+def _iter_runs(counts: Counts, s: int, rules: Rules) -> Iterator[Meld]:
+    jokers = counts[JOKER_INDEX]
+    suit = SUITS[s]
+    cards = _RUN_CARD[s]
+    stand_ins = _RUN_STAND_IN[s]
+    have = [counts[i] > 0 for i in _RUN_INDEX[s]]
+    have[0] = False
+    if not any(have) and not rules.all_joker_melds:
+        return
+    aces = counts[s * 13]
+    for low in range(1, MAX_RUN - 1):
+        missing = 0
+        for high in range(low, MAX_RUN + 1):
+            if not have[high]:
+                missing += 1
+                if missing > jokers:
+                    break
+            if high - low < 2:
+                continue
+            usable = [p for p in range(low, high + 1) if have[p]]
+            if low == 1 and high == MAX_RUN and aces == 1:
+                choices = [usable[:-1], usable[1:]]  # one ace: low or high, not both
+            else:
+                choices = [usable]
+            for chosen in choices:
+                spare = jokers - (high - low + 1 - len(chosen))
+                if spare < 0:
+                    continue
+                for extra in range(min(spare, len(chosen)) + 1):
+                    if extra == len(chosen) and not rules.all_joker_melds:
                         continue
-                    for extra in range(0, jokers - missing + 1):
-                        for as_joker in combinations(usable, extra):
-                            natural = tuple(p for p in usable if p not in as_joker)
-                            if natural in seen or (not natural and not rules.all_joker_melds):
-                                continue
-                            seen.add(natural)
-                            row = [
-                                Card(position_rank(p), suit) if p in natural else JOKER
-                                for p in positions
-                            ]
-                            yield Meld.run(suit, low, row)
+                    for as_joker in combinations(chosen, extra):
+                        keep = set(chosen).difference(as_joker)
+                        row = tuple(
+                            cards[p] if p in keep else stand_ins[p] for p in range(low, high + 1)
+                        )
+                        yield Meld(Kind.RUN, row, low, suit)
 
 
 def can_meld(counts: Counts, rules: Rules) -> bool:
@@ -98,12 +132,14 @@ class TableOption:
 def accepting_cards(meld: Meld) -> list[Card]:
     """The naturals a meld takes as a lay-off (a set: one per suit; a run: its two end cards)."""
     if meld.kind is Kind.SET:
-        return [Card(meld.low, suit) for suit in SUITS]
+        return [NATURALS[s * 13 + meld.low - 1] for s in range(4)]
+    row = _RUN_CARD[SUITS.index(meld.suit)]
     out = []
     if meld.low > 1:
-        out.append(Card(position_rank(meld.low - 1), meld.suit))
-    if meld.high < MAX_RUN:
-        out.append(Card(position_rank(meld.high + 1), meld.suit))
+        out.append(row[meld.low - 1])
+    high = meld.low + len(meld.cards) - 1
+    if high < MAX_RUN:
+        out.append(row[high + 1])
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 SUITS: Final = "SHDC"
@@ -73,9 +73,12 @@ class Card:
     suit: str
     as_rank: int | None = None
     as_suit: str | None = None
+    index: int = field(init=False, repr=False, compare=False, hash=False)
+    """Position in a count vector: suit-major 0..51 for naturals, 52 for every joker."""
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
+            object.__setattr__(self, "index", JOKER_INDEX)
             if self.suit:
                 raise ValueError("a joker has no suit")
             if self.as_rank is not None and not 1 <= self.as_rank <= 13:
@@ -89,6 +92,7 @@ class Card:
                 raise ValueError(f"suit {self.suit!r} is not one of S H D C")
             if self.as_rank is not None or self.as_suit is not None:
                 raise ValueError("only a joker can stand for another card")
+            object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
 
     # -- constructors -----------------------------------------------------------------------
     @staticmethod
@@ -120,13 +124,6 @@ class Card:
     def plain(self) -> Card:
         """The physical card: a joker without its note."""
         return JOKER if self.is_joker else self
-
-    @property
-    def index(self) -> int:
-        """Position in a count vector: suit-major 0..51 for naturals, 52 for every joker."""
-        if self.is_joker:
-            return JOKER_INDEX
-        return SUITS.index(self.suit) * 13 + self.rank - 1
 
     @property
     def is_red(self) -> bool:
@@ -291,5 +288,17 @@ def from_counts(counts: Sequence[int]) -> list[Card]:
 
 def full_deck(packs: int = 2, jokers: int = 6) -> list[Card]:
     """`packs` standard 52-card packs plus `jokers` jokers, in pack order (rule `deck`)."""
-    deck = [Card(rank, suit) for _ in range(packs) for suit in SUITS for rank in range(1, 14)]
+    deck = [Card.from_index(i) for _ in range(packs) for i in range(52)]
     return deck + [JOKER] * jokers
+
+
+NATURALS: Final[tuple[Card, ...]] = tuple(Card.from_index(i) for i in range(52))
+"""The 52 natural cards by count-vector index (shared instances, for speed)."""
+_NOTED: Final[dict[tuple[int, str | None], Card]] = {
+    (rank, suit): Card.joker(rank, suit) for rank in range(1, 14) for suit in (*SUITS, None)
+}
+
+
+def noted_joker(rank: int, suit: str | None = None) -> Card:
+    """A joker noted as standing for `rank` (of `suit`, for a run), as a shared instance."""
+    return _NOTED[(rank, suit)]

@@ -34,7 +34,7 @@ from penang_lib.checks import (
     swap_verdict,
 )
 from penang_lib.events import Event
-from penang_lib.melds import Kind, Meld
+from penang_lib.melds import Kind, Meld, run_readings, set_readings
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -309,10 +309,12 @@ class Deal:
         missing = self._missing(hand, move.cards)
         if missing:
             raise IllegalMove("meld", f"{missing}, so it cannot be melded.")
-        verdict = meld_verdict(move.cards, self.rules, self.copies)
-        if not verdict.ok:
+        # The cards are in the hand, so the deck can supply them: only the shape is in question.
+        allow = self.rules.all_joker_melds
+        readings = [*set_readings(move.cards, allow), *run_readings(move.cards, allow)]
+        if not readings:
+            verdict = meld_verdict(move.cards, self.rules, self.copies)
             raise IllegalMove(verdict.rule, verdict.reason)
-        readings = verdict.readings
         if len({_sig(m) for m in readings}) > 1:
             options = " or ".join(str(m) for m in readings)
             raise IllegalMove(
@@ -349,25 +351,29 @@ class Deal:
                     f"The joker could go at either end of {meld.description}: say which card it "
                     f"stands for ({options}).",
                 )
-            verdict = lay_off_verdict(meld, move.card, self.rules, self.copies)
-            if not verdict.ok:
+            if not results:
+                verdict = lay_off_verdict(meld, move.card, self.rules, self.copies)
                 raise IllegalMove(verdict.rule, verdict.reason)
             return results[0]
-        verdict = swap_verdict(meld, move.card, self.rules, self.copies)
-        if not verdict.ok:
+        swapped = meld.swap_results(move.card)
+        if not swapped:
+            verdict = swap_verdict(meld, move.card, self.rules, self.copies)
             raise IllegalMove(verdict.rule, verdict.reason)
-        result = meld.swap_results(move.card)[0]
+        result = swapped[0]
         if self.actions == 0:
-            after_hand, after_table = analysis.apply_option(
-                hand, self.table, analysis.TableOption(move.target, move.card, result), swap=True
-            )
-            if analysis.find_action(after_hand, after_table, True, self.rules) is None:
+            option = analysis.TableOption(move.target, move.card, result)
+            if not self._swap_leaves_action(hand, option):
                 raise IllegalMove(
                     "swap",
                     "After that swap no meld or lay-off would be left to make this turn, and a "
                     "swap alone is not an action.",
                 )
         return result
+
+    def _swap_leaves_action(self, hand: Counts, option: analysis.TableOption) -> bool:
+        """Whether a meld or lay-off is still possible after this swap (a swap is no action)."""
+        after_hand, after_table = analysis.apply_option(hand, self.table, option, swap=True)
+        return analysis.find_action(after_hand, after_table, True, self.rules) is not None
 
     # -- legal moves -------------------------------------------------------------------------------
     def legal_moves(self) -> Iterator[Move]:
@@ -389,16 +395,22 @@ class Deal:
             yield MeldMove(meld.cards)
         if not self.passport[me]:
             return
+        # Lay-offs found on the hand's own cards are legal as they stand (the passport is made,
+        # jokers come noted); only the duplicates of an ace fitting both ends are dropped.
+        seen: set[Move] = set()
         for option in analysis.iter_lay_offs(hand, self.table):
-            move = LayOff(option.target, option.card)
-            if self.is_legal(move):
+            move: Move = LayOff(option.target, option.card)
+            if move not in seen:
+                seen.add(move)
                 yield move
-        seen: set[Swap] = set()
         for option in analysis.iter_swaps(hand, self.table):
-            swap = Swap(option.target, option.card)
-            if swap not in seen and self.is_legal(swap):
-                seen.add(swap)
-                yield swap
+            move = Swap(option.target, option.card)
+            if move in seen:
+                continue
+            seen.add(move)
+            if self.actions == 0 and not self._swap_leaves_action(hand, option):
+                continue
+            yield move
         if self.actions:
             yield EndTurn()
 
