@@ -40,7 +40,8 @@ typecheck: $(STAMP)
 
 # JupyterLab on the lessons, until the Voila tutorial site exists.
 # Extra options go in SERVE_ARGS, e.g. `make serve SERVE_ARGS=--allow-root` when running as root.
-SERVE_ARGS ?=
+# As root (CI machines, containers) JupyterLab needs --allow-root, so it is added there.
+SERVE_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 serve: $(STAMP)
 	$(BIN)/jupyter lab notebooks --ServerApp.ip=127.0.0.1 $(SERVE_ARGS)
 
