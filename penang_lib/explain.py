@@ -79,7 +79,10 @@ def _meld(e: Event, names: Sequence[str]) -> str:
 
 def _joker(e: Event, names: Sequence[str]) -> str:
     stands = ", ".join(_joker_text(c) for c in e.cards)
-    return f"In that meld {stands}: once played, a joker keeps that identity."
+    return (
+        f"In {_who(e.player, names)}'s meld there is {stands}: once played, a joker keeps "
+        "that identity until someone swaps it out."
+    )
 
 
 def _lay_off(e: Event, names: Sequence[str]) -> str:

@@ -1,0 +1,42 @@
+"""Rich display: cards, melds, hands and deals as HTML a screen reader can read."""
+
+from __future__ import annotations
+
+from penang_lib import Card, Deal, check_meld
+from penang_lib.cards import cards_html, parse_cards
+
+
+def test_red_suits_are_red_and_black_suits_are_not() -> None:
+    assert "#c0392b" in Card.parse("10H")._repr_html_()
+    assert "#c0392b" in Card.parse("QD")._repr_html_()
+    assert "#c0392b" not in Card.parse("AS")._repr_html_()
+    assert "#c0392b" not in Card.parse("2C")._repr_html_()
+
+
+def test_cards_show_symbols_and_carry_a_spoken_name() -> None:
+    html = Card.parse("10H")._repr_html_()
+    assert "10♥" in html and 'aria-label="ten of hearts"' in html
+    joker = Card.parse("JK@7H")._repr_html_()
+    assert "🃏" in joker and "joker standing for the seven of hearts" in joker
+
+
+def test_a_meld_renders_every_card_and_says_what_it_is() -> None:
+    meld = check_meld("5H 6H JK@7H").reading
+    assert meld is not None
+    html = meld._repr_html_()
+    assert html.count('class="penang-card"') == 3
+    assert "a run of hearts from 5♥ to 7♥" in html
+
+
+def test_a_hand_renders_with_its_label() -> None:
+    html = cards_html(parse_cards("AS JK"), label="North hand")
+    assert 'aria-label="North hand"' in html and "A♠" in html
+
+
+def test_a_deal_renders_hands_counts_and_the_player_to_move() -> None:
+    deal = Deal(hands=["5H 6H 7H 9C", "2S 2D 2C 9H"], dealer=1)
+    html = deal._repr_html_()
+    assert "North" in html and "East" in html and "▶ North" in html
+    assert "<td>27</td>" in html  # 5 + 6 + 7 + 9
+    assert "9♣" in html
+    assert "North" in str(deal) and "9♣" in str(deal)

@@ -1,0 +1,82 @@
+"""Matches: counts add up over the agreed deals, and the dealer moves by the rule book's systems."""
+
+from __future__ import annotations
+
+import pytest
+
+from penang_lib import DealerSystem, Match, Rules, next_dealer
+from tests.play import play_randomly
+
+
+@pytest.mark.parametrize(
+    ("previous", "scores", "winners", "expected"),
+    [
+        (0, [30, 0, 50, 40], [1], 1),  # the winner deals
+        (2, [10, 10, 50, 40], [0, 1], 0),  # tie: nearest clockwise from seat 3 (dealer's left)
+        (0, [10, 10, 50, 40], [0, 1], 1),  # tie: from seat 1, seat 1 comes first
+        (3, [10, 20, 30, 40], [0], 0),
+    ],
+)
+def test_the_winner_deals_next(
+    previous: int, scores: list[int], winners: list[int], expected: int
+) -> None:
+    assert next_dealer(previous, scores, winners, DealerSystem.WINNER) == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "scores", "expected"),
+    [
+        (0, [30, 0, 50, 40], 2),  # the highest count deals
+        (0, [50, 0, 50, 40], 2),  # tie between 0 and 2: seat 1 is the dealer's left, then 2
+        (2, [50, 0, 50, 40], 0),  # from seat 3 the next tied seat is 0
+        (1, [5, 5, 5], 2),  # everyone tied: the dealer's left
+    ],
+)
+def test_the_worst_loser_deals_next(previous: int, scores: list[int], expected: int) -> None:
+    winners = [p for p, s in enumerate(scores) if s == min(scores)]
+    assert next_dealer(previous, scores, winners, DealerSystem.WORST_LOSER) == expected
+
+
+@pytest.mark.parametrize("system", list(DealerSystem))
+def test_a_match_adds_counts_and_moves_the_dealer(system: DealerSystem) -> None:
+    match = Match(players=4, deals=3, seed=9, rules=Rules(dealer_system=system))
+    for number in range(3):
+        deal = match.new_deal()
+        if number:
+            last = match.deals[-2]
+            assert deal.dealer == next_dealer(last.dealer, last.scores(), last.winners(), system)
+        play_randomly(deal, number)
+    assert match.is_over
+    assert match.totals == [sum(d.scores()[p] for d in match.deals) for p in range(4)]
+    assert match.winners() == [p for p in range(4) if match.totals[p] == min(match.totals)]
+
+
+def test_a_match_is_reproducible_by_seed() -> None:
+    first, second = Match(players=3, deals=2, seed=4), Match(players=3, deals=2, seed=4)
+    for match in (first, second):
+        for number in range(2):
+            play_randomly(match.new_deal(), number)
+    assert first.totals == second.totals
+    assert [d.initial_hands for d in first.deals] == [d.initial_hands for d in second.deals]
+
+
+def test_the_next_deal_waits_for_the_current_one() -> None:
+    match = Match(players=2, deals=2, seed=1)
+    match.new_deal()
+    with pytest.raises(ValueError, match="not over"):
+        match.new_deal()
+    assert match.winners() == []
+
+
+def test_a_match_stops_at_the_agreed_number_of_deals() -> None:
+    match = Match(players=2, deals=1, seed=1)
+    play_randomly(match.new_deal(), 0)
+    with pytest.raises(ValueError, match="1 deals"):
+        match.new_deal()
+
+
+def test_a_match_needs_a_legal_table() -> None:
+    with pytest.raises(ValueError, match="players"):
+        Match(players=6)
+    with pytest.raises(ValueError, match="at least one deal"):
+        Match(players=4, deals=0)
