@@ -75,10 +75,14 @@ class Card:
     as_suit: str | None = None
     index: int = field(init=False, repr=False, compare=False, hash=False)
     """Position in a count vector: suit-major 0..51 for naturals, 52 for every joker."""
+    order: tuple[int, int, int] = field(init=False, repr=False, compare=False, hash=False)
+    """Display order: naturals by suit (S H D C) then rank, jokers last (see `sort_key`)."""
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
             object.__setattr__(self, "index", JOKER_INDEX)
+            suit_order = SUITS.index(self.as_suit) if self.as_suit else -1
+            object.__setattr__(self, "order", (4, self.as_rank or 0, suit_order))
             if self.suit:
                 raise ValueError("a joker has no suit")
             if self.as_rank is not None and not 1 <= self.as_rank <= 13:
@@ -93,6 +97,7 @@ class Card:
             if self.as_rank is not None or self.as_suit is not None:
                 raise ValueError("only a joker can stand for another card")
             object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
+            object.__setattr__(self, "order", (SUITS.index(self.suit), self.rank, 0))
 
     # -- constructors -----------------------------------------------------------------------
     @staticmethod
@@ -131,9 +136,7 @@ class Card:
 
     def sort_key(self) -> tuple[int, int, int]:
         """Jokers last; naturals by suit (S H D C) then rank."""
-        if self.is_joker:
-            return (4, self.as_rank or 0, SUITS.index(self.as_suit) if self.as_suit else -1)
-        return (SUITS.index(self.suit), self.rank, 0)
+        return self.order
 
     # -- text --------------------------------------------------------------------------------
     def __str__(self) -> str:

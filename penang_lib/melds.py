@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from enum import Enum
 
 from penang_lib.cards import (
@@ -105,8 +106,9 @@ class Meld:
         """A run's highest position (14 = high ace); a set's rank."""
         return self.low + len(self.cards) - 1 if self.kind is Kind.RUN else self.low
 
-    @property
+    @cached_property
     def jokers(self) -> int:
+        """How many jokers the meld holds."""
         return sum(1 for c in self.cards if c.is_joker)
 
     @property
