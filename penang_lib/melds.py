@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 
 from penang_lib.cards import (
     JOKER,
