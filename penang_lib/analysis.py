@@ -93,7 +93,8 @@ def _iter_runs(counts: Counts, s: int, rules: Rules) -> Iterator[Meld]:
                 missing += 1
                 if missing > jokers:
                     break
-            if high - low < 2:
+            if high - low < 2 or (low, high) == (2, MAX_RUN):
+                # 2..A high holds the same thirteen ranks as A..K: one move, listed once.
                 continue
             usable = [p for p in range(low, high + 1) if have[p]]
             if low == 1 and high == MAX_RUN and aces == 1:

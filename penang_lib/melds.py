@@ -238,6 +238,8 @@ def run_readings(cards: Sequence[Card], allow_all_jokers: bool = False) -> list[
         where = _note_positions(card, suit)
         if where is None:
             plain += 1
+        elif not where:
+            return []  # noted as a card of another suit
         else:
             fixed.append((Card.joker(position_rank(where[0]), suit), where))
     # Most constrained first keeps the search small.
