@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice, product
 
 from penang_lib.analysis import Action, find_action
 from penang_lib.cards import (
@@ -361,20 +362,31 @@ def can_play(
 
     `table` is a list of melds, `passport` whether the player already made their passport.
     The verdict names the first action found (`set`, `run`, `lay-off`, or `swap` when a swap has to
-    come first), or `dead` / `dead.passport`.
+    come first), or `dead` / `dead.passport`. A text meld with a plain `JK` that can be read
+    several ways counts as alive when some reading of the table lets the player act.
     """
     rules = rules or _DEFAULT_RULES
     cards = _cards(hand)
-    melds: list[Meld] = []
+    readings: list[tuple[Meld, ...]] = []
     for item in table:
         read = table_readings(item, rules)
         if not read.ok:
             return read
-        if read.reading is None:  # pragma: no cover - an ok reading always names a meld
-            raise AssertionError
-        melds.append(read.reading)
-    on_table = [c for m in melds for c in m.physical]
+        readings.append(read.readings)
+    on_table = [c.plain for options in readings for c in options[0].cards]
     problem = copies_problem(cards + on_table, rules.packs, rules.jokers)
     if problem:
         return Verdict(False, "deck", f"This hand and table are impossible: {problem}.")
-    return action_verdict(to_counts(cards), melds, passport, rules)
+    counts = to_counts(cards)
+    first: Verdict | None = None
+    for melds in islice(product(*readings), MAX_TABLE_READINGS):
+        verdict = action_verdict(counts, melds, passport, rules)
+        if verdict.ok:
+            return verdict
+        first = first or verdict
+    assert first is not None  # product() of no melds still yields one empty table
+    return first
+
+
+MAX_TABLE_READINGS = 256
+"""How many readings of an ambiguous text table `can_play` tries before it gives up looking."""
