@@ -21,7 +21,7 @@ Each choice is a `Choice`: the move and a one-line `why` in plain words for the 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, compress, islice, product
@@ -63,34 +63,57 @@ _RUN_JOKER: tuple[tuple[Card, ...], ...] = tuple(
 # -- what a table meld takes ----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class _TableInfo:
-    """What a table meld takes: natural lay-offs, joker lay-offs (noted) and swap cards."""
+    """What a table meld takes: natural lay-offs, joker lay-offs (noted) and swap cards; the
+    naturals also as bit masks over count-vector indices, to test a whole hand at once."""
 
     accepts: tuple[int, ...]
+    accept_mask: int
     joker_cards: tuple[Card, ...]
     swaps: tuple[int, ...]
-    is_set: bool
+    swap_mask: int
 
 
-def _table_info_of(meld: Meld) -> _TableInfo:
-    if meld.kind is Kind.SET:
-        rank = meld.low
-        accepts = tuple(s * 13 + rank - 1 for s in range(4))
-        has_joker = any(c.is_joker for c in meld.cards)
-        return _TableInfo(accepts, (_SET_JOKER[rank],), accepts if has_joker else (), True)
-    s = SUITS.index(meld.suit)
-    low = meld.low
-    high = low + len(meld.cards) - 1
+def _mask(indices: Iterable[int]) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
+def _set_info(rank: int, with_joker: bool) -> _TableInfo:
+    accepts = (rank - 1, 12 + rank, 25 + rank, 38 + rank)
+    mask = _mask(accepts)
+    swaps = accepts if with_joker else ()
+    return _TableInfo(accepts, mask, (_SET_JOKER[rank],), swaps, mask if with_joker else 0)
+
+
+_SET_INFO: tuple[tuple[_TableInfo, _TableInfo], ...] = tuple(
+    (_set_info(max(rank, 1), False), _set_info(max(rank, 1), True)) for rank in range(14)
+)
+
+
+@lru_cache(maxsize=4096)
+def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> _TableInfo:
     ends: list[int] = []
     if low > 1:
         ends.append(low - 1)
     if high < MAX_RUN:
         ends.append(high + 1)
-    accepts = tuple(dict.fromkeys(_index_at(s, p) for p in ends))
-    jokers = tuple(dict.fromkeys(_RUN_JOKER[s][p] for p in ends))
-    swaps = tuple(
-        dict.fromkeys(_index_at(s, low + i) for i, c in enumerate(meld.cards) if c.is_joker)
-    )
-    return _TableInfo(accepts, jokers, swaps, False)
+    if len(ends) == 2 and _index_at(s, ends[0]) == _index_at(s, ends[1]):
+        del ends[1]  # 2 to K: the ace fits at either end, one card, one joker note
+    accepts = tuple(_index_at(s, p) for p in ends)
+    jokers = tuple(_RUN_JOKER[s][p] for p in ends)
+    swaps = tuple(dict.fromkeys(_index_at(s, p) for p in joker_positions))
+    return _TableInfo(accepts, _mask(accepts), jokers, swaps, _mask(swaps))
+
+
+def _table_info_of(meld: Meld) -> _TableInfo:
+    cards = meld.cards
+    if meld.kind is Kind.SET:
+        return _SET_INFO[meld.low][any(c.rank == 0 for c in cards)]
+    low = meld.low
+    jokers = tuple(low + i for i, c in enumerate(cards) if c.rank == 0)
+    return _run_info(SUITS.index(meld.suit), low, low + len(cards) - 1, jokers)
 
 
 _INFO_CACHE: dict[int, tuple[Meld, _TableInfo]] = {}
@@ -106,10 +129,6 @@ def _table_info(meld: Meld) -> _TableInfo:
     info = _table_info_of(meld)
     _INFO_CACHE[id(meld)] = (meld, info)
     return info
-
-
-def _takes_joker(meld: Meld) -> bool:
-    return meld.kind is Kind.SET or len(meld.cards) < MAX_RUN
 
 
 # -- the shape of a hand ---------------------------------------------------------------------------
@@ -191,8 +210,8 @@ def _run_blocks(
                 missing += 1
                 if missing > jokers:
                     break
-            if high - low < 2:
-                continue
+            if high - low < 2 or (low, high) == (2, MAX_RUN):
+                continue  # 2 to high A holds the ranks of A to K: the same meld move
             usable = tuple(p for p in range(low, high + 1) if have[p])
             if low == 1 and high == MAX_RUN and aces == 1:
                 for natural in _one_ace_runs(usable, jokers, all_jokers):
@@ -229,8 +248,11 @@ def _run_count(mask: int, aces: int, jokers: int, all_jokers: bool) -> int:
                 length = 0
         if aces == 1 and m == (1 << MAX_RUN) - 1:
             total -= 1  # A to A needs two aces
+        if m >> 1 == (1 << (MAX_RUN - 1)) - 1:
+            total -= 1  # 2 to high A is the same meld as A to K
         return total
     m = _high(mask)
+    ways = _WAYS_ALL if all_jokers else _WAYS
     total = 0
     for low in range(MAX_RUN - 2):
         missing = 0
@@ -242,18 +264,34 @@ def _run_count(mask: int, aces: int, jokers: int, all_jokers: bool) -> int:
                 missing += 1
                 if missing > jokers:
                     break
-            if high - low < 2:
-                continue
+            if high - low < 2 or (low, high) == (1, MAX_RUN - 1):
+                continue  # 2 to high A holds the ranks of A to K: the same meld move
             if high == MAX_RUN - 1 and low == 0 and aces == 1:
                 usable = tuple(p + 1 for p in range(MAX_RUN) if m >> p & 1)
                 total += len(_one_ace_runs(usable, jokers, all_jokers))
                 continue
-            spare = jokers - missing
-            if spare >= held:
-                total += (1 << held) - (0 if all_jokers else 1)
-            else:
-                total += sum(comb(held, e) for e in range(spare + 1))
+            total += ways[held][min(jokers - missing, MAX_RUN)]
     return total
+
+
+def _ways(all_jokers: bool) -> tuple[tuple[int, ...], ...]:
+    """ways[h][spare]: the runs one window with h naturals gives when `spare` jokers are left
+    after filling its gaps: leave out e <= spare of its naturals for jokers, C(h, e) ways each
+    (all of them only when melds of jokers alone are allowed)."""
+    table = []
+    for h in range(MAX_RUN + 1):
+        row = []
+        for spare in range(MAX_RUN + 1):
+            n = sum(comb(h, e) for e in range(min(spare, h) + 1))
+            if spare >= h and not all_jokers:
+                n -= 1
+            row.append(n)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_WAYS = _ways(False)
+_WAYS_ALL = _ways(True)
 
 
 def _rank_held(counts: Counts, rank: int) -> tuple[int, int, int, int]:
@@ -532,19 +570,23 @@ class PlayerView:
         if self.passport:
             hand = self.counts
             jokers = hand[JOKER_INDEX]
+            masks = self.shape()[0]
+            held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
             cache = _INFO_CACHE
             for target, meld in enumerate(self.table):
                 entry = cache.get(id(meld))
                 info = entry[1] if entry is not None and entry[0] is meld else _table_info(meld)
-                for index in info.accepts:
-                    if hand[index]:
-                        lay.append((target, _NATURALS[index]))
+                if info.accept_mask & held:
+                    for index in info.accepts:
+                        if hand[index]:
+                            lay.append((target, _NATURALS[index]))
                 if jokers:
                     for card in info.joker_cards:
                         lay.append((target, card))
-                for index in info.swaps:
-                    if hand[index]:
-                        swap.append((target, _NATURALS[index]))
+                if info.swap_mask & held:
+                    for index in info.swaps:
+                        if hand[index]:
+                            swap.append((target, _NATURALS[index]))
             if swap and not self.actions:
                 swap = [o for o in swap if self._swap_leaves_action(o)]
         self._lay = lay
@@ -817,6 +859,9 @@ class _Candidate:
     points: int
 
 
+_ENOUGH = "Careful: one action is enough to stay alive; end the turn."
+
+
 class CarefulBot:
     """Plays as little as keeps it alive, the way players describe it (RULES.md, `dead`).
 
@@ -844,16 +889,17 @@ class CarefulBot:
         if not view.passport:
             return self._meld(view, passport=True)
         rules = view.rules
-        naturals = [o for o in view.lay_off_options() if not o[1].is_joker]
-        dying = self._death_near(view, naturals)
         if view.actions:
-            if dying and naturals:
+            if view.jokers or view.has_meld():
+                return Choice(EndTurn(), _ENOUGH)
+            naturals = [o for o in view.lay_off_options() if not o[1].is_joker]
+            if naturals and self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
                 return Choice(
                     LayOff(target, card),
                     f"Death is near: shed {card.symbol} too, to die holding fewer points.",
                 )
-            return Choice(EndTurn(), "Careful: one action is enough to stay alive; end the turn.")
+            return Choice(EndTurn(), _ENOUGH)
         swaps = view.swap_options()
         if swaps:
             target, card = swaps[0]
@@ -861,8 +907,9 @@ class CarefulBot:
                 Swap(target, card),
                 f"Careful: swap {card.symbol} for the joker; a joker in hand is a spare turn.",
             )
+        naturals = [o for o in view.lay_off_options() if not o[1].is_joker]
         if naturals:
-            if dying:
+            if self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
                 why = f"Death is near: shed the highest card, {card.symbol}."
             else:
