@@ -1,0 +1,281 @@
+"""Many deals played by bots, as a pandas DataFrame: what the rule book only asserts, in numbers.
+
+`simulate(1000)` plays 1,000 seeded deals and returns one row per player per deal; `summary(frame)`
+boils it down (passport failures, deals nobody went out of, turns, each bot's wins and counts).
+`play_deal(seed, players, bots)` plays one deal: `penang-rummy deal --seed S` shows the same deal
+as row `seed` of `simulate(..., seed=0)` with the same bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pandas as pd
+
+from penang_lib.bots import BOT_NAMES, Bot, Choice, PlayerView, make_bot
+from penang_lib.deal import Deal, Status
+from penang_lib.rules import Rules
+
+DEFAULT_BOTS: tuple[str, ...] = ("careful",)
+"""The bots `simulate` and `play_deal` seat when none are named (cycled to every seat)."""
+
+COLUMNS = (
+    "seed",
+    "deal",
+    "seat",
+    "bot",
+    "passport_ok",
+    "turns",
+    "turns_alive",
+    "cards_left",
+    "count",
+    "outcome",
+    "won",
+)
+"""The columns of `simulate`'s frame, in order."""
+
+OUTCOMES = {
+    Status.OUT: "game",
+    Status.DEAD: "dead",
+    Status.DEAD_PASSPORT: "passport-dead",
+    Status.ALIVE: "alive",
+}
+"""How each player's deal ended: went out, died, died at the passport, or still alive when it
+ended (someone else went out, or the one-alive house rule stopped the deal)."""
+
+MAX_MOVES = 20_000
+"""A deal that runs longer than this is a bug in a bot or the engine, not a long deal."""
+
+_PROGRESS_FROM = 200
+"""With `progress=None`, runs of at least this many deals show a progress bar."""
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal number `index` (from 0) of a run seeded `seed`: with seed 0, deal i has
+    seed i, so `penang-rummy deal --seed i` replays it."""
+    return seed * 1_000_003 + index
+
+
+def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]:
+    """One bot name per seat: a comma-separated text or a list, cycled to `players` seats.
+
+    Raises `ValueError` naming an unknown bot or an empty list.
+    """
+    if bots is None:
+        names: list[str] = list(DEFAULT_BOTS)
+    elif isinstance(bots, str):
+        names = [b.strip().lower() for b in bots.split(",")]
+    else:
+        names = [str(b).strip().lower() for b in bots]
+    if not names or any(not n for n in names):
+        raise ValueError("name at least one bot, e.g. careful or random,greedy")
+    unknown = [n for n in names if n not in BOT_NAMES]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOT_NAMES)}")
+    return tuple(names[p % len(names)] for p in range(players))
+
+
+def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """The bots of one deal, each seeded from the deal's seed and its seat."""
+    return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+
+
+def _play(
+    seed: int,
+    players: int,
+    bots: str | Iterable[str] | None,
+    rules: Rules | None,
+    record: Callable[[Choice], None] | None,
+) -> Deal:
+    rules = rules or Rules()
+    rules.check_players(players)
+    names = bot_names(bots, players)
+    deal = Deal(players=players, seed=seed, rules=rules)
+    seats = seat_bots(names, seed)
+    push = deal.push
+    for _ in range(MAX_MOVES):
+        if deal.is_over:
+            return deal
+        choice = seats[deal.turn].choose(PlayerView.of(deal))
+        push(choice.move)
+        if record is not None:
+            record(choice)
+    raise RuntimeError(f"deal {seed} did not end within {MAX_MOVES} moves")
+
+
+def play_deal(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+) -> Deal:
+    """Deal with `seed` and let the bots (names cycled to the seats) play it to the end."""
+    return _play(seed, players, bots, rules, None)
+
+
+def play_deal_explained(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+) -> tuple[Deal, list[Choice]]:
+    """`play_deal`, also returning each move's `Choice` (the bot's reason), in move order."""
+    choices: list[Choice] = []
+    deal = _play(seed, players, bots, rules, choices.append)
+    return deal, choices
+
+
+def deal_rows(deal: Deal, index: int, names: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The rows of one finished deal, in `COLUMNS` order."""
+    winners = set(deal.winners())
+    rows = []
+    for seat in range(deal.players):
+        status = deal.status[seat]
+        turns = deal.turns[seat]
+        dead = status in (Status.DEAD, Status.DEAD_PASSPORT)
+        rows.append(
+            (
+                deal.seed,
+                index,
+                seat,
+                names[seat],
+                deal.passport[seat],
+                turns,
+                turns - 1 if dead else turns,
+                deal.hand_size(seat),
+                deal.count(seat),
+                OUTCOMES[status],
+                seat in winners,
+            )
+        )
+    return rows
+
+
+def _play_range(
+    job: tuple[int, int, int, int, tuple[str, ...], Rules | None],
+) -> list[tuple[Any, ...]]:
+    """Play deals `start` to `stop` - 1 of a run (runs in a worker process)."""
+    start, stop, seed, players, names, rules = job
+    rows: list[tuple[Any, ...]] = []
+    for index in range(start, stop):
+        deal = _play(deal_seed(seed, index), players, names, rules, None)
+        rows.extend(deal_rows(deal, index, names))
+    return rows
+
+
+def _chunks(deals: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, deals, size):
+        yield start, min(deals, start + size)
+
+
+def simulate(
+    deals: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    seed: int = 0,
+    rules: Rules | None = None,
+    jobs: int = 1,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play `deals` deals with bots and return one row per player per deal.
+
+    `bots` names one bot per seat ("careful", "greedy", "random"; a list or comma-separated text,
+    cycled to the seats; default all careful). Deal number i is dealt with
+    `deal_seed(seed, i)`, so the same arguments give the same frame, whatever `jobs` is.
+    `jobs` > 1 plays in that many worker processes. `progress` shows a tqdm bar (a widget in a
+    notebook); by default only for runs of 200 deals or more.
+
+    Columns: `seed` (the deal's own seed), `deal` (its number), `seat`, `bot`, `passport_ok`,
+    `turns` (turns started, a turn ending in Dead included), `turns_alive` (turns that made an
+    action), `cards_left`, `count` (rule `scoring`), `outcome` ("game", "dead", "passport-dead" or
+    "alive"), `won` (a shared win counts for each winner).
+    """
+    if deals < 0:
+        raise ValueError(f"the number of deals cannot be negative ({deals})")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1 ({jobs})")
+    (rules or Rules()).check_players(players)
+    names = bot_names(bots, players)
+    show = deals >= _PROGRESS_FROM if progress is None else progress
+    bar = _progress_bar(deals) if show else None
+    rows: list[tuple[Any, ...]] = []
+    try:
+        if jobs == 1 or deals < 2:
+            for start, stop in _chunks(deals, 1):
+                rows.extend(_play_range((start, stop, seed, players, names, rules)))
+                if bar is not None:
+                    bar.update(1)
+        else:
+            size = max(1, min(50, deals // (jobs * 4)))
+            work = [(a, b, seed, players, names, rules) for a, b in _chunks(deals, size)]
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for (start, stop, *_), chunk in zip(work, pool.map(_play_range, work), strict=True):
+                    rows.extend(chunk)
+                    if bar is not None:
+                        bar.update(stop - start)
+    finally:
+        if bar is not None:
+            bar.close()
+    return _frame(rows)
+
+
+def _frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
+    types = {
+        "seed": "int64",
+        "deal": "int64",
+        "seat": "int64",
+        "bot": "object",
+        "passport_ok": "bool",
+        "turns": "int64",
+        "turns_alive": "int64",
+        "cards_left": "int64",
+        "count": "int64",
+        "outcome": "object",
+        "won": "bool",
+    }
+    typed: pd.DataFrame = frame.astype(types)
+    return typed
+
+
+def _progress_bar(total: int) -> Any:
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]
+
+    return tqdm(total=total, desc="deals", unit="deal")
+
+
+def summary(frame: pd.DataFrame) -> dict[str, Any]:
+    """The numbers the strategy lesson quotes, from a `simulate` frame.
+
+    `deals`; `passport_failure_rate` (share of players dead at the passport);
+    `nobody_out_rate` (share of deals nobody went out of); `mean_turns` (turns per deal, every
+    player's counted); and per bot name in `bots`: `seats` (player rows), `win_rate` (share of
+    those rows that won, a shared win counting for each) and `mean_count`.
+    """
+    deals = int(frame["deal"].nunique()) if len(frame) else 0
+    if deals == 0:
+        return {
+            "deals": 0,
+            "passport_failure_rate": 0.0,
+            "nobody_out_rate": 0.0,
+            "mean_turns": 0.0,
+            "bots": {},
+        }
+    by_deal = frame.groupby("deal")
+    went_out = by_deal["outcome"].agg(lambda o: bool((o == "game").any()))
+    bots: dict[str, dict[str, float | int]] = {}
+    for name, rows in frame.groupby("bot", sort=True):
+        bots[str(name)] = {
+            "seats": len(rows),
+            "win_rate": float(rows["won"].mean()),
+            "mean_count": float(rows["count"].mean()),
+        }
+    return {
+        "deals": deals,
+        "passport_failure_rate": float((frame["outcome"] == "passport-dead").mean()),
+        "nobody_out_rate": float(1.0 - went_out.mean()),
+        "mean_turns": float(by_deal["turns"].sum().mean()),
+        "bots": bots,
+    }
