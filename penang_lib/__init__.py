@@ -1,9 +1,21 @@
 """penang_lib: the rules engine of Penang Rummy (Si Rummy).
 
 The rule-check API of the rule book (`parse_cards`, `check_meld`, `check_lay_off`, `check_swap`,
-`can_play`, `deadwood_points`) and the `Deal` state machine with python-chess manners.
+`can_play`, `deadwood_points`) and the `Deal` state machine with python-chess manners. Bots that
+play from one player's view (`PlayerView`, `make_bot`), `simulate` for many bot deals and
+`find_deal` for a deal that shows given rules.
 """
 
+from penang_lib.bots import (
+    BOT_NAMES,
+    Bot,
+    CarefulBot,
+    Choice,
+    GreedyBot,
+    PlayerView,
+    RandomBot,
+    make_bot,
+)
 from penang_lib.cards import JOKER, Card, CardParseError, full_deck, parse_cards
 from penang_lib.checks import (
     Verdict,
@@ -31,14 +43,20 @@ from penang_lib.moves import (
 )
 from penang_lib.record import RecordError, dumps, from_record, loads, to_record
 from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
+from penang_lib.showcase import find_deal
+from penang_lib.simulate import play_deal, simulate, summary
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BOT_NAMES",
     "JOKER",
     "RULE_BOOK",
+    "Bot",
     "Card",
     "CardParseError",
+    "CarefulBot",
+    "Choice",
     "Deal",
     "DealerSystem",
     "DeclareDead",
@@ -46,6 +64,7 @@ __all__ = [
     "EndCondition",
     "EndTurn",
     "Event",
+    "GreedyBot",
     "IllegalMove",
     "Kind",
     "LayOff",
@@ -54,6 +73,8 @@ __all__ = [
     "MeldMove",
     "Move",
     "Phase",
+    "PlayerView",
+    "RandomBot",
     "RecordError",
     "Rules",
     "Status",
@@ -66,11 +87,16 @@ __all__ = [
     "deadwood_points",
     "dumps",
     "explain",
+    "find_deal",
     "from_record",
     "full_deck",
     "loads",
+    "make_bot",
     "next_dealer",
     "parse_cards",
     "parse_move",
+    "play_deal",
+    "simulate",
+    "summary",
     "to_record",
 ]

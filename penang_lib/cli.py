@@ -2,17 +2,28 @@
 
 `penang-rummy check "5H 6H JK"` prints the verdict sentence; exit 0 when the meld is legal, 1 when
 it is not, 2 on bad input (one line on stderr, no traceback).
+
+`penang-rummy deal --seed S [--players N] [--bots careful,greedy,...] [--json]` lets bots play one
+deal and prints it turn by turn, each event with its explanation (or, with `--json`, the deal's
+record). `penang-rummy deal --shows swap,dead.passport,game` finds the first seed whose deal
+shows those rules. `penang-rummy simulate --deals N [...]` plays many deals and prints a summary.
+Bad arguments: one line on stderr and exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from penang_lib.cards import CardParseError
 from penang_lib.checks import Verdict, check_lay_off, check_meld, check_swap
+
+if TYPE_CHECKING:  # the deal, simulate and showcase modules load when a command needs them
+    from penang_lib.deal import Deal
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
 
@@ -35,6 +46,157 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict else EXIT_ILLEGAL
 
 
+# -- argument types: a bad value is one line and exit 2 ------------------------------------------
+def _players(text: str) -> int:
+    from penang_lib.rules import Rules
+
+    number = _int(text)
+    try:
+        Rules().check_players(number)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return number
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _at_least(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        number = _int(text)
+        if number < least:
+            raise argparse.ArgumentTypeError(f"{number} is too small: give {least} or more")
+        return number
+
+    return parse
+
+
+def _bots(text: str) -> tuple[str, ...]:
+    from penang_lib.simulate import bot_names
+
+    names = text.split(",")
+    try:
+        return bot_names(names, len(names))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _rule_ids(text: str) -> list[str]:
+    from penang_lib.showcase import check_rule_ids
+
+    try:
+        return check_rule_ids(text.split(","))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# -- deal ----------------------------------------------------------------------------------------
+def transcript(deal: Deal, whys: Sequence[str] = (), bots: Sequence[str] = ()) -> list[str]:
+    """A deal turn by turn: each move (with the bot's reason, when given) and the explanation of
+    each event it caused, marked with its rule id."""
+    from penang_lib.explain import explain
+
+    names = deal.names
+    seats = ", ".join(f"{names[p]} ({bots[p]})" if bots else names[p] for p in range(deal.players))
+    lines = [f"Deal seed {deal.seed}, {deal.players} players: {seats}."]
+    lines.extend(f"  [{e.rule}] {explain(e, names)}" for e in deal.start_events)
+    turn = 0
+    new_turn = True
+    for number, (move, seat, events) in enumerate(
+        zip(deal.move_stack, deal.movers, deal.event_stack, strict=True)
+    ):
+        if new_turn:
+            turn += 1
+            bot = f" ({bots[seat]})" if bots else ""
+            lines.append("")
+            lines.append(f"Turn {turn}: {names[seat]}{bot}")
+        why = f"  ({whys[number]})" if number < len(whys) else ""
+        lines.append(f"  {names[seat]}: {move.label()}{why}")
+        lines.extend(f"    [{e.rule}] {explain(e, names)}" for e in events)
+        new_turn = move.type in ("end_turn", "dead")
+    return lines
+
+
+def _deal(args: argparse.Namespace) -> int:
+    from penang_lib.record import dumps
+    from penang_lib.showcase import SHOWCASE_BOTS, find_deal
+    from penang_lib.simulate import bot_names, play_deal_explained
+
+    default = SHOWCASE_BOTS if args.shows else None
+    bots = bot_names(args.bots or default, args.players)
+    seed = args.seed if args.seed is not None else 0
+    if args.shows:
+        found = find_deal(args.shows, args.players, bots, start_seed=seed, limit=args.limit)
+        if found is None:
+            print(
+                f"penang-rummy: no deal from seed {seed} to {seed + args.limit - 1} shows "
+                f"{', '.join(args.shows)}; try a larger --limit or another --seed",
+                file=sys.stderr,
+            )
+            return EXIT_ILLEGAL
+        seed = found.seed
+        if not args.json:
+            print(f"Seed {seed} shows {', '.join(args.shows)}.")
+    deal, choices = play_deal_explained(seed, args.players, bots)
+    if args.json:
+        print(dumps(deal))
+    else:
+        print("\n".join(transcript(deal, [c.why for c in choices], bots)))
+    return EXIT_OK
+
+
+# -- simulate ------------------------------------------------------------------------------------
+def _simulate(args: argparse.Namespace) -> int:
+    from penang_lib.simulate import bot_names, simulate, summary
+
+    bots = bot_names(args.bots, args.players)
+    start = time.perf_counter()
+    frame = simulate(
+        args.deals, args.players, bots, seed=args.seed, jobs=args.jobs, progress=args.progress
+    )
+    seconds = time.perf_counter() - start
+    if args.csv:
+        try:
+            frame.to_csv(args.csv, index=False)
+        except OSError as error:
+            raise _UsageError(f"cannot write {args.csv}: {error.strerror or error}") from None
+    result = summary(frame)
+    out: dict[str, Any] = {
+        "deals": result["deals"],
+        "players": args.players,
+        "seats": list(bots),
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "seconds": round(seconds, 3),
+        "deals_per_second": round(args.deals / seconds, 1) if seconds else None,
+        **{k: v for k, v in result.items() if k != "deals"},
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return EXIT_OK
+    print(
+        f"{out['deals']} deals, {args.players} players ({', '.join(bots)}), seed {args.seed}: "
+        f"{seconds:.2f} s, {out['deals_per_second']} deals/s"
+    )
+    print(f"  passport failures  {result['passport_failure_rate']:7.2%} of players")
+    print(f"  nobody went out    {result['nobody_out_rate']:7.2%} of deals")
+    print(f"  mean turns         {result['mean_turns']:7.1f} per deal")
+    print(f"  {'bot':<9} {'seats':>6} {'win rate':>9} {'mean count':>11}")
+    for name, row in result["bots"].items():
+        print(f"  {name:<9} {row['seats']:>6} {row['win_rate']:>9.1%} {row['mean_count']:>11.1f}")
+    if args.csv:
+        print(f"  rows written to {args.csv}")
+    return EXIT_OK
+
+
+class _UsageError(Exception):
+    """A bad argument found after parsing: one line on stderr, exit 2."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="penang-rummy", description="Penang Rummy (Si Rummy): rules, deals and bots."
@@ -50,6 +212,59 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--on", metavar="MELD", help="a table meld, e.g. '5H 6H JK@7H'")
     check.add_argument("--swap", action="store_true", help="with --on: check a joker swap")
     check.set_defaults(run=_check)
+
+    bots_help = "bot names cycled to the seats: careful, greedy, random (default careful)"
+    deal_bots_help = (
+        "bot names cycled to the seats: careful, greedy, random (default careful; with --shows "
+        "careful,greedy,careful,random)"
+    )
+    deal = sub.add_parser(
+        "deal",
+        help="let bots play one deal and print it turn by turn (or as a JSON record)",
+        description="Let bots play one seeded deal and print every move with the explanation "
+        "of what happened and which rule made it so. With --shows, search seeds for the first "
+        "deal whose events show all the given rule ids.",
+    )
+    deal.add_argument(
+        "--seed", type=_int, help="the deal's seed, default 0 (with --shows: the first seed tried)"
+    )
+    deal.add_argument("--players", type=_players, default=4, help="2 to 5 (default 4)")
+    deal.add_argument("--bots", type=_bots, default=None, help=deal_bots_help)
+    deal.add_argument("--json", action="store_true", help="print the deal's JSON record")
+    deal.add_argument(
+        "--shows", type=_rule_ids, metavar="RULES", help="rule ids, e.g. swap,dead.passport,game"
+    )
+    deal.add_argument(
+        "--limit",
+        type=_at_least(1),
+        default=20_000,
+        help="with --shows: seeds to try (default 20000; deals ruled out by the dealt hands "
+        "alone are skipped quickly)",
+    )
+    deal.set_defaults(run=_deal)
+
+    simulate = sub.add_parser(
+        "simulate",
+        help="let bots play many deals and print a summary",
+        description="Play many seeded deals with bots and print what happened: passport "
+        "failures, deals nobody went out of, turns, and each bot's win rate and mean count.",
+    )
+    simulate.add_argument("--deals", type=_at_least(1), required=True, help="how many deals")
+    simulate.add_argument("--players", type=_players, default=4, help="2 to 5 (default 4)")
+    simulate.add_argument("--bots", type=_bots, default=None, help=bots_help)
+    simulate.add_argument("--seed", type=_int, default=0, help="seed of the run (default 0)")
+    simulate.add_argument(
+        "--jobs", type=_at_least(1), default=1, help="worker processes (default 1)"
+    )
+    simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    simulate.add_argument("--csv", metavar="FILE", help="also write every row to FILE")
+    simulate.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: for 200 deals or more)",
+    )
+    simulate.set_defaults(run=_simulate)
     return parser
 
 
@@ -59,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
-    except CardParseError as error:
+    except (CardParseError, _UsageError) as error:
         print(f"penang-rummy: {error}", file=sys.stderr)
         return EXIT_USAGE
     return status

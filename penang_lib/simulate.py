@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from penang_lib.bots import BOT_NAMES, Bot, Choice, PlayerView, make_bot
 from penang_lib.deal import Deal, Status
 from penang_lib.rules import Rules
+
+if TYPE_CHECKING:  # pandas loads when a frame is made: playing a deal does not need it
+    import pandas as pd
 
 DEFAULT_BOTS: tuple[str, ...] = ("careful",)
 """The bots `simulate` and `play_deal` seat when none are named (cycled to every seat)."""
@@ -222,6 +223,8 @@ def simulate(
 
 
 def _frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     types = {
         "seed": "int64",

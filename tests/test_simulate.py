@@ -7,6 +7,7 @@ import pytest
 
 from penang_lib import Rules, Status
 from penang_lib.rules import EndCondition
+from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, rules_shown
 from penang_lib.simulate import (
     COLUMNS,
     bot_names,
@@ -154,3 +155,42 @@ def test_play_deal_explained_gives_a_reason_per_move() -> None:
     assert [c.move for c in choices] == deal.move_stack
     assert all(c.why for c in choices)
     assert play_deal(6, 4, "careful,greedy").move_stack == deal.move_stack
+
+
+# -- deals that show a rule (penang_lib.showcase) ------------------------------------------------
+@pytest.mark.parametrize(
+    "shows",
+    [["swap"], ["game"], ["swap", "game", "joker"], ["meld", "lay-off", "dead"], ["run", "set"]],
+)
+def test_find_deal_really_shows_the_rules(shows: list[str]) -> None:
+    deal = find_deal(shows, players=4, limit=500)
+    assert deal is not None and deal.is_over
+    rules = {e.rule for e in deal.events}
+    for rule in shows:
+        assert rule in rules or (rule == "meld" and rules & {"run", "set"})
+    # It is the first such seed, and the bots play it again the same way.
+    again = play_deal(deal.seed, 4, SHOWCASE_BOTS)
+    assert again.move_stack == deal.move_stack
+    for seed in range(deal.seed):
+        assert not set(shows) <= rules_shown(play_deal(seed, 4, SHOWCASE_BOTS))
+
+
+def test_find_deal_dead_passport() -> None:
+    deal = find_deal(["dead.passport"], players=5, bots="careful", limit=2000)
+    assert deal is not None
+    assert Status.DEAD_PASSPORT in deal.status
+    assert "dead.passport" in {e.rule for e in deal.events}
+
+
+def test_find_deal_starts_at_a_seed_and_gives_up_at_the_limit() -> None:
+    deal = find_deal(["set"], start_seed=40, limit=50)
+    assert deal is not None and deal.seed >= 40
+    assert find_deal(["dead.passport"], players=3, limit=20) is None
+
+
+def test_find_deal_refuses_unknown_rule_ids() -> None:
+    with pytest.raises(ValueError, match="unknown rule id 'bluff'"):
+        find_deal(["swap", "bluff"])
+    with pytest.raises(ValueError, match="at least one rule id"):
+        find_deal([])
+    assert check_rule_ids([" swap", "game "]) == ["swap", "game"]
