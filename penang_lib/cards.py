@@ -61,6 +61,12 @@ def rank_name(rank: int, plural: bool = False) -> str:
     return name + ("es" if name.endswith("x") else "s")
 
 
+def a_rank(rank: int) -> str:
+    """The rank in words with its article: "a nine", "an eight", "an ace"."""
+    name = rank_name(rank)
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One playing card. `rank` 1-13 (0 for a joker), `suit` one of S H D C ("" for a joker).
@@ -167,7 +173,7 @@ class Card:
             if self.as_rank is None:
                 return "joker"
             if self.as_suit is None:
-                return f"joker standing for a {rank_name(self.as_rank)}"
+                return f"joker standing for {a_rank(self.as_rank)}"
             return f"joker standing for the {rank_name(self.as_rank)} of {SUIT_NAMES[self.as_suit]}"
         return f"{rank_name(self.rank)} of {SUIT_NAMES[self.suit]}"
 

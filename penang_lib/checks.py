@@ -15,6 +15,7 @@ from penang_lib.cards import (
     Card,
     CardParseError,
     Counts,
+    a_rank,
     cards_symbols,
     parse_cards,
     rank_name,
@@ -100,7 +101,7 @@ def _describe(meld: Meld) -> str:
         )
         if jokers:
             extra += f"; the joker{'s stand' if len(jokers) > 1 else ' stands'} for "
-            extra += f"{rank_name(meld.low, plural=len(jokers) > 1)}"
+            extra += rank_name(meld.low, plural=True) if len(jokers) > 1 else a_rank(meld.low)
         return base + extra
     if jokers:
         stood = ", ".join(
@@ -139,7 +140,7 @@ def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None)
             others = "; ".join(m.symbols for m in readings[1:])
             reason += f" It can also be read as {others}: the player chooses."
         return Verdict(True, first.kind.value, reason, first.kind.value, tuple(readings), first)
-    if not naturals:
+    if not naturals and any(c.as_rank is None for c in cards):
         return Verdict(
             False,
             "joker",
@@ -213,7 +214,7 @@ def _lay_off_problem(meld: Meld, card: Card) -> str:
             return (
                 f"{card} stands for another rank; this set takes only {rank_name(meld.low, True)}."
             )
-        return f"{shown} is not a {rank_name(meld.low)}: {meld.description} takes only that rank."
+        return f"{shown} is not {a_rank(meld.low)}: {meld.description} takes only that rank."
     ends = []
     if meld.low > 1:
         ends.append(position_card(meld.suit, meld.low - 1).symbol)
@@ -231,10 +232,9 @@ def _lay_off_problem(meld: Meld, card: Card) -> str:
             f"{shown} is already in {meld.description} as a joker: it cannot be added again, "
             f"but it may swap the joker out. Only {fits} can extend the run."
         )
-    if (
-        not card.is_joker
-        and card.suit == meld.suit
-        and ((card.rank == 2 and meld.high == 14) or (card.rank == 13 and meld.low == 1))
+    rank, suit = (card.as_rank, card.as_suit) if card.is_joker else (card.rank, card.suit)
+    if suit in (meld.suit, None) and (
+        (rank == 2 and meld.high == 14) or (rank == 13 and meld.low == 1)
     ):
         return f"{shown} would turn the corner: an ace ends a run. Only {fits} can extend it."
     return f"{shown} does not fit {meld.description}: only {fits} can extend it."
@@ -281,7 +281,7 @@ def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = 
     if all(r.jokers == 0 for r in table.readings):
         reason = f"There is no joker in {meld0.symbols} to swap."
     elif meld0.kind is Kind.SET:
-        reason = f"Only a {rank_name(meld0.low)} can replace the joker in {meld0.description}."
+        reason = f"Only {a_rank(meld0.low)} can replace the joker in {meld0.description}."
     else:
         stands = " or ".join(
             sorted(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from penang_lib.cards import Card, cards_symbols, rank_name
+from penang_lib.cards import Card, a_rank, cards_symbols
 from penang_lib.events import Event
 from penang_lib.melds import Kind
 
@@ -27,7 +27,7 @@ def _joker_text(card: Card) -> str:
     if card.as_rank is None:
         return "a joker"
     if card.as_suit is None:
-        return f"a joker standing for a {rank_name(card.as_rank)}"
+        return f"a joker standing for {a_rank(card.as_rank)}"
     return f"a joker standing for {Card(card.as_rank, card.as_suit).symbol}"
 
 

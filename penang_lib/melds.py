@@ -17,6 +17,7 @@ from penang_lib.cards import (
     JOKER,
     SUIT_NAMES,
     Card,
+    a_rank,
     cards_html,
     cards_symbols,
     cards_text,
@@ -300,7 +301,8 @@ def run_problem(cards: Sequence[Card]) -> str:
             f"{shown} holds two aces, which fit only in a run from A all the way to K and A "
             "again (14 cards)"
         )
-    suit = naturals[0].suit if naturals else ""
+    noted_suits = [c.as_suit for c in cards if c.is_joker and c.as_suit]
+    suit = naturals[0].suit if naturals else (noted_suits[0] if noted_suits else "")
     for joker in (c for c in cards if c.is_joker and c.as_rank is not None):
         if joker.as_suit not in (None, suit):
             suit = SUIT_NAMES[str(joker.as_suit)]
@@ -338,17 +340,21 @@ def set_problem(cards: Sequence[Card]) -> str:
     for joker in (c for c in cards if c.is_joker):
         if joker.as_rank is not None and joker.as_rank != rank:
             return (
-                f"{joker} stands for a {rank_name(joker.as_rank)}, but this is a set of "
+                f"{joker} stands for {a_rank(joker.as_rank)}, but this is a set of "
                 f"{rank_name(rank, plural=True)}"
             )
     return f"{cards_symbols(cards)} is not a set"
 
 
 def same_suit(cards: Sequence[Card]) -> bool:
-    suits = {c.suit for c in cards if not c.is_joker}
-    return len(suits) == 1
+    """Whether the naturals (or, with none, the declared jokers) all share one suit."""
+    if any(not c.is_joker for c in cards):
+        return len({c.suit for c in cards if not c.is_joker}) == 1
+    return len({c.as_suit for c in cards}) == 1 and cards[0].as_suit is not None
 
 
 def same_rank(cards: Sequence[Card]) -> bool:
-    ranks = {c.rank for c in cards if not c.is_joker}
-    return len(ranks) == 1
+    """Whether the naturals (or, with none, the declared jokers) all share one rank."""
+    if any(not c.is_joker for c in cards):
+        return len({c.rank for c in cards if not c.is_joker}) == 1
+    return len({c.as_rank for c in cards}) == 1
