@@ -22,14 +22,16 @@ why "a split piece could be only jokers" does no harm: such a piece is not kept,
 become spare, and the run they came from has room for them.
 
 *Few jokers (at most 9, every real deck).* A piece of at most 5 cards has room for at least 9
-spare jokers, so as soon as one piece is laid every joker is used, and only naturals can be
-left. Then three shortcuts lose nothing. (1) A piece never holds a joker that is not needed: a
-joker at the end of a run of 4 or 5, or a fourth joker-bearing card of a set, can be spare
-instead. (2) A piece never uses a joker where a natural it could use is still in the hand: put
-the natural in its place; the joker becomes spare, and if the natural was in another piece that
-piece takes the joker instead (or, left without a natural, breaks up into spare jokers). The
-count never rises, jokers in earlier pieces never increase, so repeating this ends. (3) Pieces
-with the same cards are the same piece, whatever the jokers stand for.
+spare jokers, so once one piece is laid every joker is used and only naturals are left; the
+search then counts naturals alone, and a hand with no piece at all keeps its jokers too. Three
+shortcuts lose nothing. (1) A piece holds no joker it does not need: a joker at the end of a run
+of 4 or 5, or beyond three cards in a set, can be spare instead. (2) No way of laying a piece
+puts a joker where a natural it could take is still in hand (`c x JK` while the card after `x`
+is in hand: it could lie as `c x JK` with the joker on that card). Put the natural there
+instead; the joker becomes spare, and if the natural was in a later piece, that piece takes the
+joker in its place (or, left without a natural, breaks up into spare jokers). The count never
+rises, and the joker counts of the pieces, read in the order the search lays them, go down, so
+repeating this ends. (3) Pieces with the same cards are one piece, whatever the jokers stand for.
 
 *Many jokers (10 or more, a made-up hand).* Shortcut (2) may then lose (jokers could be left
 over that a natural would have made room for), so runs may use a joker in place of a natural,
@@ -38,24 +40,40 @@ and the search keeps count of the room the pieces leave.
 The search
 ----------
 A hand is one integer: 4 bits per card, ordered by run position (1 = low ace, ..., 13 = king,
-14 = high ace) and then suit. The search takes the first card in that order, the lowest one
-left. It is either deadwood (an ace: kept for a high run instead; at position 14 it may still be
-deadwood), or the lowest card of some piece: a set of its rank, or a run of its suit starting
-at most two places lower (those places can only be jokers, every lower card being gone). Both
-branches are tried, and each position of the hand is answered once: `functools.lru_cache` on a
-pure function of (cards, jokers, room), built once per card-value table. Costs are counted as
-`points * 1024 + cards`, so among equally low counts the one leaving fewer cards wins.
+14 = high ace) and then suit. The search takes the lowest card left. It is either deadwood (an
+ace at position 1 is instead moved to position 14, for a high run or to stay there), or the
+lowest card of a piece: a set of its rank, or a run of its suit from it to a natural one to four
+places higher (a run reaching lower would have jokers there, and is the same piece as one laid
+from this card up). Costs are `points * 1024 + cards`, so among equal counts the one leaving
+fewer cards wins, and every natural a piece saves lowers the cost.
+
+With few jokers this is a branch and bound: each call gets a limit and answers exactly when the
+answer is below it, otherwise with a lower bound; the cards no piece could hold with the jokers
+left give the bound. Every answer, exact or bound, is remembered per (cards, jokers) in a table
+per card-value table, with the step that reaches each exact one (so the melds come without a
+second search). With many jokers each (cards, jokers, room) is answered once through
+`functools.lru_cache`, and `_least_cost`, the count alone, is an `lru_cache`d pure function of
+the cards and the rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from typing import Final, TypeGuard, cast
 
-from penang_lib.cards import JOKER, JOKER_INDEX, SUITS, Card, Counts, parse_cards, sort_cards
+from penang_lib.cards import (
+    JOKER,
+    JOKER_INDEX,
+    NATURALS,
+    SUITS,
+    Card,
+    Counts,
+    parse_cards,
+    sort_cards,
+)
 from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
 from penang_lib.rules import Rules
 
@@ -72,8 +90,8 @@ SCALE: Final = 1024
 """Internal cost of a card left in hand: `value * SCALE + 1` (ties go to fewer cards)."""
 FREE_JOKERS: Final = MAX_RUN - 5
 """Any one piece (at most 5 cards) has room for this many spare jokers."""
-CACHE_SIZE: Final = 1 << 18
-"""Positions remembered per card-value table (least recently used ones are dropped)."""
+CACHE_SIZE: Final = 1 << 16
+"""Positions remembered per card-value table (then the oldest or all of them are dropped)."""
 
 _BITS: Final = 4
 _NIBBLE: Final = (1 << _BITS) - 1
@@ -83,7 +101,6 @@ _HIGH_ACE: Final = 14
 
 Piece = tuple[int, int, int]
 """A piece as the search sees it: (the cards it takes, as a packed hand; jokers; room it leaves)."""
-Search = Callable[[int, int, int], int]
 CardsLike = str | Card | Iterable[Card | str]
 HandLike = CardsLike | Counts
 
@@ -220,12 +237,288 @@ def _pieces(state: int, position: int, suit: int, jokers: int, substitute: bool)
 
 
 # -- the search ---------------------------------------------------------------------------------
-@lru_cache(maxsize=16)
-def _search_for(values: tuple[int, ...], all_joker_melds: bool, substitute: bool) -> Search:
-    """The memoised search for one card-value table and joker rule (see the module docstring)."""
+_INF: Final = 1 << 62
+_ACE_SHIFT: Final = 13 * 4 * _BITS
+"""From a low ace (position 1) to a high ace (position 14) in a packed hand."""
+_ONES: Final = sum(1 << (_BITS * slot) for slot in range(56))
+_ALL: Final = (1 << (_BITS * 56)) - 1
+_POS1: Final = sum(1 << (_BITS * suit) for suit in range(4))
+_POS14: Final = _POS1 << _ACE_SHIFT
+_LOW_NIBBLES: Final = sum(0x0F << (8 * i) for i in range(28))
+_LANES: Final = sum(0xFF << (16 * i) for i in range(14))
+_LANE_ONES: Final = sum(1 << (16 * i) for i in range(14))
+_LANE_TOP: Final = 0x80 * _LANE_ONES
+
+
+def _lane_sums(packed: int) -> int:
+    """Per position (16 bits, low byte): how many cards of the packed hand it holds."""
+    pairs = (packed & _LOW_NIBBLES) + ((packed >> _BITS) & _LOW_NIBBLES)
+    return (pairs + (pairs >> 8)) & _LANES
+
+
+def _lower_bound(points: Sequence[int]) -> Callable[[int, int], int]:
+    """A cheap lower bound on the least cost of a packed hand with `jokers` jokers.
+
+    A card that no piece of the hand can hold with 0 jokers (no two neighbours in a row, fewer
+    than three of its rank) stays when no joker is left; with 1 joker, one that has no card of
+    its suit within two places and no other card of its rank. A piece with two or more jokers
+    holds at most one such card per joker, so with `jokers` >= 2 all but `jokers` of them stay.
+    Aces count at both ends. Position values are weighed in 16-bit lanes by one multiplication.
+    """
+    weights = sum(points[p] << (16 * (13 - p)) for p in range(14))
+    ones = sum(1 << (16 * (13 - p)) for p in range(14))
+    if max(points) * 15 * 4 * 14 >= 1 << 16:  # lanes could overflow: no bound at all
+        return lambda state, jokers: 0
+
+    order = sorted(range(14), key=lambda p: -points[p])
+    shifts = [(16 * p, points[p] * SCALE + 1) for p in order]
+
+    def bound(state: int, jokers: int) -> int:
+        present = (state | state >> 1 | state >> 2 | state >> 3) & _ONES
+        row = present | (present & _POS1) << _ACE_SHIFT | (present & _POS14) >> _ACE_SHIFT
+        above, below = row >> 16, (row << 16) & _ALL
+        above2, below2 = row >> 32, (row << 32) & _ALL
+        pairs = (state & _LOW_NIBBLES) + ((state >> _BITS) & _LOW_NIBBLES)
+        lanes = (pairs + (pairs >> 8)) & _LANES
+        lanes += (lanes >> _ACE_SHIFT) & 0xFF | (lanes & 0xFF) << _ACE_SHIFT
+        near = (above & below) | (above & above2) | (below & below2)
+        near |= (near & _POS14) >> _ACE_SHIFT | (near & _POS1) << _ACE_SHIFT
+        of_rank = (lanes + 125 * _LANE_ONES) & _LANE_TOP
+        alone = present & ~(near | (of_rank >> 7) * 0x1111)
+        if not alone:
+            return 0
+        if jokers:  # of those, the ones that not even one joker helps
+            near = above | below | above2 | below2
+            near |= (near & _POS14) >> _ACE_SHIFT | (near & _POS1) << _ACE_SHIFT
+            of_rank = (lanes + 126 * _LANE_ONES) & _LANE_TOP
+            hopeless = alone & ~(near | (of_rank >> 7) * 0x1111)
+        else:
+            hopeless = alone
+        total = 0
+        # With `jokers` jokers at most `jokers` of the hopeless cards (two jokers each, at most
+        # two in a piece) and at most four cards a joker of the others can be saved: all but
+        # the most costly of them stay.
+        for group, spare in (
+            (hopeless, jokers if jokers >= 2 else 0),
+            (alone & ~hopeless, 4 * jokers),
+        ):
+            if not group:
+                continue
+            masked = state & group * _NIBBLE
+            pairs = (masked & _LOW_NIBBLES) + ((masked >> _BITS) & _LOW_NIBBLES)
+            lanes = (pairs + (pairs >> 8)) & _LANES
+            total += ((lanes * weights) >> 208 & 0xFFFF) * SCALE + ((lanes * ones) >> 208 & 0xFFFF)
+            if spare:
+                for shift, worth in shifts:
+                    count = (lanes >> shift) & 0xFF
+                    if count:
+                        if count >= spare:
+                            total -= spare * worth
+                            break
+                        total -= count * worth
+                        spare -= count
+        return total
+
+    return bound
+
+
+Search = Callable[[int, int, int, int], int]
+"""value(packed naturals, jokers, room, limit): the least cost, exact when below `limit`."""
+Walk = Callable[[int, int], tuple[list[Piece], list[int], int, int]]
+"""path(packed naturals, jokers): the pieces, the deadwood places, the jokers left, their room."""
+
+
+@dataclass(frozen=True)
+class _Solver:
+    """The search for one card-value table and joker rule, how to follow one of its optimal
+    paths, and how to forget what it remembers."""
+
+    search: Search
+    walk: Walk
+    forget: Callable[[], None]
+
+
+@lru_cache(maxsize=1 << 12)
+def _set_takes(block: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The other naturals of one rank, packed from the lowest card's suit on (`block`): how many
+    there are, and every way to take 2 to 4 of them (packed, how many), biggest first."""
+    held = []
+    while block:
+        held.append(block & _NIBBLE)
+        block >>= _BITS
+    takes = []
+    for take in product(*(range(n + 1) for n in held)):
+        if 2 <= sum(take) <= 4:
+            takes.append((sum(t << (_BITS * i) for i, t in enumerate(take)), sum(take)))
+    takes.sort(key=lambda item: -item[1])
+    return sum(held), tuple(takes)
+
+
+_SET, _RUN, _DEAD = 0, 1, 2
+"""What a step of the free search does with the lowest card (an ace kept for later is _DEAD)."""
+
+
+def _free_solver(values: tuple[int, ...]) -> _Solver:
+    """The search for at most `FREE_JOKERS` jokers: the least cost of the *naturals* left,
+    jokers being free once a piece is laid (`_least_cost` handles a hand with no piece at all).
+
+    A branch and bound: `best(state, jokers, limit, total)` (`total`: the cost of all of
+    `state`) is exact when below `limit`, otherwise some lower bound at least `limit`. Results,
+    exact or bounds, are remembered per (cards, jokers) in a table shared by every hand with the
+    same card values, with the step that reaches each exact one. Only the pieces the shortcuts
+    of the module docstring allow are tried, fullest first, and the card left in hand last.
+    """
+    points = [values[4 * p] // SCALE for p in range(14)]
+    bound = _lower_bound(points)
+    table: dict[int, int] = {}
+    steps: dict[int, tuple[int, int, int]] = {}
+    info = []
+    for slot in range(56):
+        position, suit = slot // 4 + 1, slot % 4
+        unit = 1 << (_BITS * slot)
+        runs = tuple(
+            (_BITS * _slot(q, suit), 1 << (_BITS * _slot(q, suit)), values[_slot(q, suit)])
+            for q in range(position + 1, min(MAX_RUN, position + 4) + 1)
+        )
+        same = _BITS * slot if position < _HIGH_ACE else -1
+        suits = (1 << (_BITS * (4 - suit))) - 1
+        if position == 1:  # an ace not used low waits at position 14: for a high run, or dead
+            dead = (0, unit - _unit(_HIGH_ACE, suit), 0)
+        else:
+            dead = (values[slot], unit, values[slot])
+        info.append((unit, values[slot], runs, same, suits, dead))
+    slots = tuple(info)
+
+    def best(state: int, jokers: int, limit: int, total: int) -> int:
+        if not state:
+            return 0
+        key = state << 4 | jokers
+        entry = table.get(key)
+        if entry is not None and (entry & 1 or entry >> 1 >= limit):
+            return entry >> 1
+        if limit <= 0:
+            return 0
+        if total < limit:
+            limit = _INF  # leaving every card costs less than the limit: the answer is exact
+        elif jokers <= 1 and limit < _INF:
+            low = bound(state, jokers)
+            if low >= limit:
+                table[key] = low << 1
+                return low
+        unit, cost, runs, same, suits, dead = slots[((state & -state).bit_length() - 1) >> 2]
+        rest = state - unit
+        result = _INF
+        step = (0, 0, _DEAD)
+        others = 0
+        if same >= 0:  # a set: this card, others of its rank (no lower suit is left), jokers
+            block = (rest >> same) & suits
+            if block:
+                others, takes = _set_takes(block)
+                if others >= 2:
+                    for take, count in takes:
+                        taken = unit + (take << same)
+                        ceiling = result if result < limit else limit
+                        value = best(state - taken, jokers, ceiling, total - cost * (count + 1))
+                        if value < result:
+                            result, step = value, (taken, 0, _SET)
+                            if not value:
+                                break
+                elif jokers:
+                    taken = unit + (block << same)
+                    ceiling = result if result < limit else limit
+                    value = best(state - taken, jokers - 1, ceiling, total - 2 * cost)
+                    if value < result:
+                        result, step = value, (taken, 1, _SET)
+        if result:  # a run of this card's suit, from it to a natural 1 to 4 places higher
+            taken = unit
+            removed = cost
+            gaps = 0
+            for i, (shift, place, worth) in enumerate(runs):
+                if (state >> shift) & _NIBBLE:
+                    taken += place
+                    removed += worth
+                    if i:
+                        used = gaps
+                    elif len(runs) > 1 and (state >> runs[1][0]) & _NIBBLE:
+                        continue  # not c x JK while the next card is in hand: c x y instead
+                    else:
+                        used = 1
+                    if used <= jokers:
+                        ceiling = result if result < limit else limit
+                        value = best(state - taken, jokers - used, ceiling, total - removed)
+                        if value < result:
+                            result, step = value, (taken, used, _RUN)
+                            if not value:
+                                break
+                else:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+        if (
+            result
+            and jokers >= 2
+            and not others
+            and not any((state >> shift) & _NIBBLE for shift, _, _ in runs[:2])
+        ):  # the card and two jokers, when no natural could stand in for a joker
+            ceiling = result if result < limit else limit
+            value = best(rest, jokers - 2, ceiling, total - cost)
+            if value < result:
+                result, step = value, (unit, 2, _SET)
+        if result:  # the card stays in hand (an ace: it waits at position 14)
+            paid, gone, worth = dead
+            ceiling = result if result < limit else limit
+            if paid < ceiling:
+                value = paid + best(state - gone, jokers, ceiling - paid, total - worth)
+                if value < result:
+                    result, step = value, (gone, 0, _DEAD)
+            elif paid < result:
+                result = paid
+        if result < limit:
+            table[key] = result << 1 | 1
+            steps[key] = step
+        else:
+            table[key] = result << 1
+        return result
+
+    def search(state: int, jokers: int, room: int, limit: int) -> int:
+        if len(table) > CACHE_SIZE:
+            forget()
+        return best(state, jokers, limit, _packed_total(state, values))
+
+    def walk(state: int, jokers: int) -> tuple[list[Piece], list[int], int, int]:
+        search(state, jokers, 0, _INF)
+        pieces: list[Piece] = []
+        dead: list[int] = []
+        while state:
+            key = state << 4 | jokers
+            if key not in steps:  # remembered only as a value: work out the step again
+                table.pop(key, None)
+                best(state, jokers, _INF, _packed_total(state, values))
+            taken, used, kind = steps[key]
+            if kind == _DEAD:
+                slot = ((state & -state).bit_length() - 1) >> 2
+                if slot >= 4:  # an ace at position 1 only moves to position 14
+                    dead.append(slot)
+            else:
+                span = ((taken.bit_length() - 1) >> 4) - (((taken & -taken).bit_length() - 1) >> 4)
+                gain = _ROOMY if kind == _SET else MAX_RUN - max(3, span + 1)
+                pieces.append((taken, used, gain))
+            state -= taken
+            jokers -= used
+        return pieces, dead, jokers, jokers if pieces else 0
+
+    def forget() -> None:
+        table.clear()
+        steps.clear()
+
+    return _Solver(search, walk, forget)
+
+
+def _plain_solver(values: tuple[int, ...], all_joker_melds: bool) -> _Solver:
+    """The search for more than `FREE_JOKERS` jokers: exact, memoised per (cards, jokers,
+    room), runs may use a joker in place of a natural, and spare jokers beyond the room count."""
     slot_cost = values[:-1]
     joker_cost = values[-1]
-    slot_shift = tuple(_BITS * slot for slot in range(len(slot_cost)))
 
     @lru_cache(maxsize=CACHE_SIZE)
     def best(state: int, jokers: int, room: int) -> int:
@@ -237,39 +530,74 @@ def _search_for(values: tuple[int, ...], all_joker_melds: bool, substitute: bool
             return (jokers - room) * joker_cost
         slot = ((state & -state).bit_length() - 1) // _BITS
         position, suit = slot // 4 + 1, slot % 4
-        unit = 1 << slot_shift[slot]
-        if position == 1:  # an ace not used low waits at position 14 (for a high run, or dead)
+        unit = 1 << (_BITS * slot)
+        if position == 1:
             result = best(state - unit + _unit(_HIGH_ACE, suit), jokers, room)
         else:
             result = slot_cost[slot] + best(state - unit, jokers, room)
-        for delta, used, gain in _pieces(state, position, suit, jokers, substitute):
+        for delta, used, gain in _pieces(state, position, suit, jokers, True):
             left = jokers - used
-            cost = best(state - delta, left, min(room + gain, left))
-            if cost < result:
-                result = cost
+            result = min(result, best(state - delta, left, min(room + gain, left)))
         return result
 
-    return best
+    def search(state: int, jokers: int, room: int, limit: int) -> int:
+        return best(state, jokers, room)
+
+    def walk(state: int, jokers: int) -> tuple[list[Piece], list[int], int, int]:
+        return _walk(search, values, state, jokers, True)
+
+    return _Solver(search, walk, best.cache_clear)
 
 
-def _search(rules: Rules, jokers: int) -> Search:
-    return _search_for(_values(rules), rules.all_joker_melds, jokers > FREE_JOKERS)
+_SOLVERS: dict[tuple[tuple[int, ...], bool, bool], _Solver] = {}
+
+
+def _solver_for(values: tuple[int, ...], all_joker_melds: bool, substitute: bool) -> _Solver:
+    """The solver for one card-value table and joker rule, built once (see the module docstring)."""
+    key = (values, all_joker_melds and substitute, substitute)
+    solver = _SOLVERS.get(key)
+    if solver is None:
+        if len(_SOLVERS) >= 16:
+            _SOLVERS.clear()
+        solver = _plain_solver(values, all_joker_melds) if substitute else _free_solver(values)
+        _SOLVERS[key] = solver
+    return solver
+
+
+@lru_cache(maxsize=1 << 12)
+def _least_cost(state: int, jokers: int, values: tuple[int, ...], all_joker_melds: bool) -> int:
+    """The least internal cost of a packed hand: a pure function of the cards and the rules."""
+    substitute = jokers > FREE_JOKERS
+    cost = _solver_for(values, all_joker_melds, substitute).search(state, jokers, 0, _INF)
+    if substitute or cost < _packed_total(state, values):
+        return cost
+    # No piece at all: the jokers stay too (unless three or more make a meld of their own).
+    return cost if all_joker_melds and jokers >= 3 else cost + jokers * values[-1]
+
+
+def _packed_total(state: int, values: tuple[int, ...]) -> int:
+    """The cost of leaving every card of a packed hand."""
+    lanes = _lane_sums(state)
+    return sum(((lanes >> (16 * p)) & 0xFF) * values[4 * p] for p in range(14))
 
 
 def clear_cache() -> None:
-    """Forget every remembered position (for cold timings, or to free memory)."""
-    _search_for.cache_clear()
+    """Forget every remembered position (for cold timings, or to free memory). The tables that
+    depend on the card values alone are kept."""
+    for solver in _SOLVERS.values():
+        solver.forget()
+    _least_cost.cache_clear()
 
 
 # -- building the answer ------------------------------------------------------------------------
 def _walk(
-    best: Search, state: int, jokers: int, substitute: bool
+    best: Search, values: tuple[int, ...], state: int, jokers: int, substitute: bool
 ) -> tuple[list[Piece], list[int], int, int]:
     """Follow one optimal path: the pieces, the packed places left as deadwood, jokers, room."""
     pieces: list[Piece] = []
     dead: list[int] = []
     room = 0
-    values_left = best(state, jokers, room)
+    values_left = best(state, jokers, room, _INF)
     while state:
         slot = ((state & -state).bit_length() - 1) // _BITS
         position, suit = slot // 4 + 1, slot % 4
@@ -277,8 +605,7 @@ def _walk(
         for delta, used, gain in _pieces(state, position, suit, jokers, substitute):
             left = jokers - used
             next_room = min(room + gain, left)
-            cost = best(state - delta, left, next_room)
-            if cost == values_left:
+            if best(state - delta, left, next_room, values_left + 1) == values_left:
                 pieces.append((delta, used, gain))
                 state, jokers, room = state - delta, left, next_room
                 break
@@ -288,7 +615,7 @@ def _walk(
             else:
                 dead.append(slot)
                 state -= unit
-                values_left = best(state, jokers, room)
+                values_left -= values[slot]
     return pieces, dead, jokers, room
 
 
@@ -305,11 +632,15 @@ def _unpack(delta: int) -> list[tuple[int, int, int]]:
     return out
 
 
+def _card(position: int, suit: int) -> Card:
+    return NATURALS[suit * 13 + position_rank(position) - 1]
+
+
 def _piece_meld(delta: int, jokers: int, room: int) -> Meld:
     places = _unpack(delta)
     if room == _ROOMY:
-        rank = places[0][0]
-        naturals = [Card(rank, SUITS[s]) for _, s, n in places for _ in range(n)]
+        rank = position_rank(places[0][0])
+        naturals = [_card(rank, s) for _, s, n in places for _ in range(n)]
         return Meld.set_of(rank, naturals + [JOKER] * jokers)
     suit = places[0][1]
     positions = [p for p, _, _ in places]
@@ -318,10 +649,7 @@ def _piece_meld(delta: int, jokers: int, room: int) -> Meld:
     above = min(spare, MAX_RUN - high)
     low -= spare - above
     high += above
-    row = [
-        Card(position_rank(p), SUITS[suit]) if p in positions else JOKER
-        for p in range(low, high + 1)
-    ]
+    row = [_card(p, suit) if p in positions else JOKER for p in range(low, high + 1)]
     return Meld.run(SUITS[suit], low, row)
 
 
@@ -368,9 +696,9 @@ def least_deadwood(hand: HandLike, rules: Rules | None = None) -> DeadwoodResult
     rules = rules or _DEFAULT_RULES
     counts = _counts_of(hand)
     jokers = counts[JOKER_INDEX]
-    substitute = jokers > FREE_JOKERS
-    best = _search(rules, jokers)
-    pieces, dead, spare, room = _walk(best, _pack(counts), jokers, substitute)
+    values = _values(rules)
+    solver = _solver_for(values, rules.all_joker_melds, jokers > FREE_JOKERS)
+    pieces, dead, spare, room = solver.walk(_pack(counts), jokers)
     melds = [_piece_meld(delta, used, gain) for delta, used, gain in pieces]
     if rules.all_joker_melds and spare >= 3 and room < spare:
         melds.append(Meld.set_of(1, [JOKER] * spare))
@@ -381,7 +709,7 @@ def least_deadwood(hand: HandLike, rules: Rules | None = None) -> DeadwoodResult
             break
         melds[i], took = _grow(melds[i], spare)
         spare -= took
-    deadwood = [Card(position_rank(slot // 4 + 1), SUITS[slot % 4]) for slot in dead]
+    deadwood = [_card(slot // 4 + 1, slot % 4) for slot in dead]
     deadwood += [JOKER] * spare
     points = sum(rules.card_value(card.rank) for card in deadwood)
     return DeadwoodResult(points, tuple(_merged(melds)), tuple(sort_cards(deadwood)))
@@ -391,5 +719,5 @@ def least_deadwood_points(hand: HandLike, rules: Rules | None = None) -> int:
     """Just the count of `least_deadwood(hand, rules)`, without building the melds."""
     rules = rules or _DEFAULT_RULES
     counts = _counts_of(hand)
-    jokers = counts[JOKER_INDEX]
-    return _search(rules, jokers)(_pack(counts), jokers, 0) // SCALE
+    cost = _least_cost(_pack(counts), counts[JOKER_INDEX], _values(rules), rules.all_joker_melds)
+    return cost // SCALE

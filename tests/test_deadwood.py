@@ -167,21 +167,22 @@ def test_exact_on_seeded_hands_from_the_deck() -> None:
 
 # -- bigger hands: the shortcuts agree with the plain search ------------------------------------
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(10, 16))
-def test_shortcuts_lose_nothing_on_bigger_hands(seed: int, size: int) -> None:
-    """With at most 9 jokers the search skips pieces that waste a joker; the full search
-    (as used for 10+ jokers) finds the same count."""
-    from penang_lib.deadwood import _pack, _search_for, _values
+@given(st.integers(0, 2**32 - 1), st.integers(10, 16), st.booleans())
+def test_shortcuts_lose_nothing_on_bigger_hands(seed: int, size: int, all_jokers: bool) -> None:
+    """With at most 9 jokers the search skips pieces that waste a joker and prunes by bounds;
+    the plain search (the one for 10+ jokers, with every piece) finds the same count."""
+    from penang_lib.deadwood import _least_cost, _pack, _solver_for, _values
 
-    rules = Rules()
+    rules = Rules(all_joker_melds=all_jokers)
     rng = random.Random(seed)
     counts = to_counts(rng.sample(full_deck(2, 8), size))
     jokers = counts[JOKER_INDEX]
     values = _values(rules)
-    quick = _search_for(values, False, False)(_pack(counts), jokers, 0)
-    full = _search_for(values, False, True)(_pack(counts), jokers, 0)
-    assert quick == full
-    assert least_deadwood(counts).points == quick // 1024
+    state = _pack(counts)
+    quick = _least_cost(state, jokers, values, all_jokers)
+    plain = _solver_for(values, all_jokers, True).search(state, jokers, 0, 0)
+    assert quick == plain
+    assert least_deadwood(counts, rules).points == quick // 1024
 
 
 @settings(max_examples=100, deadline=None)
