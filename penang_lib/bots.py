@@ -109,11 +109,19 @@ def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> 
 
 def _table_info_of(meld: Meld) -> _TableInfo:
     cards = meld.cards
+    with_joker = False
+    for card in cards:
+        if not card.rank:
+            with_joker = True
+            break
     if meld.kind is Kind.SET:
-        return _SET_INFO[meld.low][any(c.rank == 0 for c in cards)]
+        return _SET_INFO[meld.low][with_joker]
     low = meld.low
-    jokers = tuple(low + i for i, c in enumerate(cards) if c.rank == 0)
-    return _run_info(SUITS.index(meld.suit), low, low + len(cards) - 1, jokers)
+    jokers = tuple(low + i for i, c in enumerate(cards) if not c.rank) if with_joker else ()
+    return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, jokers)
+
+
+_SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
 
 
 _INFO_CACHE: dict[int, tuple[Meld, _TableInfo]] = {}
@@ -137,14 +145,26 @@ _BIT_OF: tuple[int, ...] = tuple(1 << (i % 13) for i in range(52))
 _RANGE_52 = range(52)
 
 
-def _shape(counts: Counts) -> tuple[list[int], list[int]]:
-    """Per suit, a bit mask of the ranks held (bit r-1); per rank 1..13, how many are held."""
-    masks = [0, 0, 0, 0]
-    ranks = [0] * 14
-    for i in compress(_RANGE_52, counts):
-        masks[_SUIT_OF[i]] |= _BIT_OF[i]
-        ranks[_RANK_OF[i]] += counts[i]
-    return masks, ranks
+_Shape = tuple[tuple[int, ...], tuple[int, ...]]
+_SHAPES: dict[Counts, _Shape] = {}
+
+
+def _shape(counts: Counts) -> _Shape:
+    """Per suit, a bit mask of the ranks held (bit r-1); per rank 1..13, how many are held.
+
+    Memoised by hand: a player's hand is looked at again on their next turn, unchanged."""
+    shape = _SHAPES.get(counts)
+    if shape is None:
+        masks = [0, 0, 0, 0]
+        ranks = [0] * 14
+        for i in compress(_RANGE_52, counts):
+            masks[_SUIT_OF[i]] |= _BIT_OF[i]
+            ranks[_RANK_OF[i]] += counts[i]
+        shape = (tuple(masks), tuple(ranks))
+        if len(_SHAPES) >= 50_000:
+            _SHAPES.clear()
+        _SHAPES[counts] = shape
+    return shape
 
 
 def _high(mask: int) -> int:
@@ -304,7 +324,7 @@ def count_melds(counts: Counts, rules: Rules) -> int:
     return _count_melds(counts, rules, _shape(counts))
 
 
-def _count_melds(counts: Counts, rules: Rules, shape: tuple[list[int], list[int]]) -> int:
+def _count_melds(counts: Counts, rules: Rules, shape: _Shape) -> int:
     masks, ranks = shape
     jokers = counts[JOKER_INDEX]
     allj = rules.all_joker_melds
@@ -321,11 +341,12 @@ def _count_melds(counts: Counts, rules: Rules, shape: tuple[list[int], list[int]
     return total
 
 
-def nth_meld(counts: Counts, rules: Rules, k: int) -> Meld:
-    """Meld number `k` (from 0) of the `count_melds` melds of the hand, in a fixed order."""
+def nth_meld(counts: Counts, rules: Rules, k: int, shape: _Shape | None = None) -> Meld:
+    """Meld number `k` (from 0) of the `count_melds` melds of the hand, in a fixed order
+    (`shape`: the hand's `_shape`, when already known)."""
     if k < 0:
         raise IndexError(k)
-    masks, ranks = _shape(counts)
+    masks, ranks = shape or _shape(counts)
     jokers = counts[JOKER_INDEX]
     allj = rules.all_joker_melds
     need = 3 - jokers
@@ -379,7 +400,7 @@ def has_meld(counts: Counts, rules: Rules) -> bool:
     return _has_meld(counts, rules, _shape(counts))
 
 
-def _has_meld(counts: Counts, rules: Rules, shape: tuple[list[int], list[int]]) -> bool:
+def _has_meld(counts: Counts, rules: Rules, shape: _Shape) -> bool:
     masks, ranks = shape
     jokers = counts[JOKER_INDEX]
     if jokers >= 3 and rules.all_joker_melds:
@@ -399,6 +420,22 @@ def _has_meld(counts: Counts, rules: Rules, shape: tuple[list[int], list[int]]) 
 
 
 # -- the view ------------------------------------------------------------------------------------
+_SIZES: dict[int, tuple[Counts, int]] = {}
+
+
+def _hand_size(hand: Counts) -> int:
+    """How many cards a count vector holds, memoised by identity (a hand that has not changed
+    is the same tuple)."""
+    entry = _SIZES.get(id(hand))
+    if entry is not None and entry[0] is hand:
+        return entry[1]
+    if len(_SIZES) >= 50_000:
+        _SIZES.clear()
+    size = sum(hand)
+    _SIZES[id(hand)] = (hand, size)
+    return size
+
+
 _Option = tuple[int, Card]
 """A lay-off or swap before it is made a move: (table meld number, card)."""
 
@@ -416,6 +453,7 @@ class PlayerView:
     __slots__ = (
         "_lay",
         "_melds",
+        "_natural",
         "_shape",
         "_swap",
         "actions",
@@ -484,30 +522,39 @@ class PlayerView:
         self.status = tuple(status)
         self.turn_number = turn_number
         self.over = over
-        self._shape: tuple[list[int], list[int]] | None = None
+        self._shape: _Shape | None = None
         self._melds: int | None = None
         self._lay: list[_Option] | None = None
+        self._natural: list[_Option] | None = None
         self._swap: list[_Option] | None = None
 
     @classmethod
     def of(cls, deal: Deal) -> PlayerView:
         """The view of the player to move in `deal` (only public facts and their own hand)."""
-        return cls(
-            seat=deal.turn,
-            players=deal.players,
-            names=deal.names,
-            rules=deal.rules,
-            copies=deal.copies,
-            counts=deal.hands[deal.turn],
-            table=deal.table,
-            owners=deal.owners,
-            passports=deal.passport,
-            actions=deal.actions,
-            hand_sizes=[sum(h) for h in deal.hands],
-            status=deal.status,
-            turn_number=deal.turn_number,
-            over=deal.is_over,
-        )
+        # Filled in directly (the same values `__init__` would make): this runs every move.
+        view = cls.__new__(cls)
+        seat = deal.turn
+        view.seat = seat
+        view.players = deal.players
+        view.names = tuple(deal.names)
+        view.rules = deal.rules
+        view.copies = deal.copies
+        view.counts = deal.hands[seat]
+        view.table = tuple(deal.table)
+        view.owners = tuple(deal.owners)
+        view.passports = tuple(deal.passport)
+        view.passport = view.passports[seat]
+        view.actions = deal.actions
+        view.hand_sizes = tuple(map(_hand_size, deal.hands))
+        view.status = tuple(deal.status)
+        view.turn_number = deal.turn_number
+        view.over = deal.is_over
+        view._shape = None
+        view._melds = None
+        view._lay = None
+        view._natural = None
+        view._swap = None
+        return view
 
     def __repr__(self) -> str:
         return (
@@ -529,7 +576,7 @@ class PlayerView:
     def jokers(self) -> int:
         return self.counts[JOKER_INDEX]
 
-    def shape(self) -> tuple[list[int], list[int]]:
+    def shape(self) -> _Shape:
         """Per suit a bit mask of the ranks held (bit r-1); per rank 1..13 how many are held."""
         if self._shape is None:
             self._shape = _shape(self.counts)
@@ -540,8 +587,8 @@ class PlayerView:
         seen = [0] * 53
         for meld in self.table:
             for card in meld.cards:
-                if not card.is_joker:
-                    seen[card.index] += 1
+                seen[card.index] += 1
+        seen[JOKER_INDEX] = 0
         return seen
 
     # -- what can be played ----------------------------------------------------------------------
@@ -560,12 +607,13 @@ class PlayerView:
     def melds(self) -> Iterator[Meld]:
         """Every meld the hand can make, each once, lazily."""
         for k in range(self.count_melds()):
-            yield nth_meld(self.counts, self.rules, k)
+            yield nth_meld(self.counts, self.rules, k, self.shape())
 
     def _scan(self) -> None:
         """One pass over the table: the lay-offs and the swaps this hand has (after the
         passport; jokers laid off carry the card they become)."""
         lay: list[_Option] = []
+        natural: list[_Option] = []
         swap: list[_Option] = []
         if self.passport:
             hand = self.counts
@@ -579,7 +627,9 @@ class PlayerView:
                 if info.accept_mask & held:
                     for index in info.accepts:
                         if hand[index]:
-                            lay.append((target, _NATURALS[index]))
+                            option = (target, _NATURALS[index])
+                            lay.append(option)
+                            natural.append(option)
                 if jokers:
                     for card in info.joker_cards:
                         lay.append((target, card))
@@ -590,6 +640,7 @@ class PlayerView:
             if swap and not self.actions:
                 swap = [o for o in swap if self._swap_leaves_action(o)]
         self._lay = lay
+        self._natural = natural
         self._swap = swap
 
     def lay_off_options(self) -> list[_Option]:
@@ -598,6 +649,13 @@ class PlayerView:
             self._scan()
         assert self._lay is not None
         return self._lay
+
+    def natural_lay_off_options(self) -> list[_Option]:
+        """The lay-offs of natural cards (no joker), as (meld number, card)."""
+        if self._natural is None:
+            self._scan()
+        assert self._natural is not None
+        return self._natural
 
     def swap_options(self) -> list[_Option]:
         """Every legal swap as (meld number, card): at the start of a turn only those after which
@@ -661,7 +719,7 @@ class PlayerView:
             return forced
         melds = self.count_melds()
         if k < melds:
-            return MeldMove(nth_meld(self.counts, self.rules, k).cards)
+            return MeldMove(nth_meld(self.counts, self.rules, k, self.shape()).cards)
         k -= melds
         lay = self.lay_off_options()
         if k < len(lay):
@@ -831,7 +889,7 @@ class GreedyBot:
                 f"Greedy: the biggest meld in hand, {meld.symbols}, sheds {points} points.",
             )
         lay = view.lay_off_options()
-        naturals = [o for o in lay if not o[1].is_joker]
+        naturals = view.natural_lay_off_options()
         if naturals:
             target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
             return Choice(
@@ -859,7 +917,7 @@ class _Candidate:
     points: int
 
 
-_ENOUGH = "Careful: one action is enough to stay alive; end the turn."
+_END_TURN = Choice(EndTurn(), "Careful: one action is enough to stay alive; end the turn.")
 
 
 class CarefulBot:
@@ -891,15 +949,15 @@ class CarefulBot:
         rules = view.rules
         if view.actions:
             if view.jokers or view.has_meld():
-                return Choice(EndTurn(), _ENOUGH)
-            naturals = [o for o in view.lay_off_options() if not o[1].is_joker]
+                return _END_TURN
+            naturals = view.natural_lay_off_options()
             if naturals and self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
                 return Choice(
                     LayOff(target, card),
                     f"Death is near: shed {card.symbol} too, to die holding fewer points.",
                 )
-            return Choice(EndTurn(), _ENOUGH)
+            return _END_TURN
         swaps = view.swap_options()
         if swaps:
             target, card = swaps[0]
@@ -907,7 +965,7 @@ class CarefulBot:
                 Swap(target, card),
                 f"Careful: swap {card.symbol} for the joker; a joker in hand is a spare turn.",
             )
-        naturals = [o for o in view.lay_off_options() if not o[1].is_joker]
+        naturals = view.natural_lay_off_options()
         if naturals:
             if self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
@@ -957,12 +1015,15 @@ class CarefulBot:
         def key(option: _Option) -> tuple[bool, bool, int]:
             target, card = option
             return (
-                card.index not in useful,
+                not useful >> card.index & 1,
                 table[target].kind is Kind.SET,
                 rules.card_value(card.rank),
             )
 
         return max(naturals, key=key)
+
+
+_POPCOUNT3 = (0, 1, 1, 2, 1, 2, 2, 3)
 
 
 def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
@@ -981,8 +1042,17 @@ def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
                 options.append((-1, rank, use))
         for s in range(4):
             mask = _high(masks[s])
+            if not mask:
+                continue
+            if need == 3:
+                starts = mask & (mask >> 1) & (mask >> 2) & 0xFFF
+                while starts:
+                    bit = starts & -starts
+                    options.append((s, bit.bit_length(), 0))
+                    starts ^= bit
+                continue
             for low in range(1, MAX_RUN - 1):
-                if (mask >> (low - 1) & 7).bit_count() == need:
+                if _POPCOUNT3[mask >> (low - 1) & 7] == need:
                     options.append((s, low, use))
         if options:
             break
@@ -1022,21 +1092,26 @@ def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
     return _Candidate(meld, best[0], -best[1], -best[2])
 
 
-def _meld_cards(view: PlayerView) -> set[int]:
-    """The naturals that belong to some natural three-card meld of the hand."""
+def _meld_cards(view: PlayerView) -> int:
+    """The naturals that belong to some natural three-card meld of the hand, as a bit mask over
+    count-vector indices."""
     masks, ranks = view.shape()
-    out: set[int] = set()
+    out = 0
     for rank in range(1, 14):
         if ranks[rank] >= 3:
-            out.update(q * 13 + rank - 1 for q in range(4))
+            out |= _RANK_BITS[rank]
     for s in range(4):
         m = _high(masks[s])
         starts = m & (m >> 1) & (m >> 2)
-        covered = starts | starts << 1 | starts << 2
-        for p in range(1, MAX_RUN + 1):
-            if covered >> (p - 1) & 1:
-                out.add(_index_at(s, p))
+        if starts:
+            covered = starts | starts << 1 | starts << 2
+            out |= ((covered | covered >> 13) & 0x1FFF) << (13 * s)
     return out
+
+
+_RANK_BITS: tuple[int, ...] = tuple(
+    sum(1 << (q * 13 + rank - 1) for q in range(4)) if rank else 0 for rank in range(14)
+)
 
 
 _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
