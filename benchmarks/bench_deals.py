@@ -2,9 +2,10 @@
 
 Run with `python -m benchmarks.bench_deals` (or `python -m benchmarks` for every benchmark) from
 the repository root. Each bot line plays the same seeded deals `--repeat` times after one warm-up
-run and keeps the fastest (other processes on the machine only ever slow a run down). It then
-pushes the very same moves again with no bot choosing: "engine alone" is that replay's speed, the
-ceiling the bots could reach if choosing were free, and "bots" is what choosing adds per deal.
+run and keeps the fastest (other processes on the machine only ever slow a run down). Between
+runs it pushes the very same moves again with no bot choosing: "engine alone" is that replay's
+speed, the ceiling the bots could reach if choosing were free, and "bots" is what choosing adds
+per deal.
 `--profile` prints the top cProfile entries of one run.
 Targets on one core of the development machine: 400 deals/s random, 200 deals/s careful.
 """
@@ -65,24 +66,26 @@ def replay_all(games: list[list[Move]], players: int, seed: int) -> None:
             deal.push(move)
 
 
-def _best(run: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """The fastest wall-clock and CPU seconds of `repeat` runs."""
-    wall = cpu = float("inf")
-    for _ in range(max(1, repeat)):
-        w, c = time.perf_counter(), time.process_time()
-        run()
-        wall = min(wall, time.perf_counter() - w)
-        cpu = min(cpu, time.process_time() - c)
-    return wall, cpu
+def _timed(run: Callable[[], object]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def measure(
-    bot: str, deals: int = 200, players: int = 4, seed: int = 0, repeat: int = 3
+    bot: str, deals: int = 200, players: int = 4, seed: int = 0, repeat: int = 5
 ) -> Figures:
-    """Time `deals` seeded deals played by `bot` in every seat, and their replay."""
+    """Time `deals` seeded deals played by `bot` in every seat, and their replay.
+
+    Plays and replays take turns, so that both see the same load on a busy machine, and the
+    fastest of each counts."""
     games = play_all(bot, deals, players, seed)  # the warm-up: fills the caches runs share
-    wall, cpu = _best(lambda: play_all(bot, deals, players, seed), repeat)
-    replay, _ = _best(lambda: replay_all(games, players, seed), repeat)
+    wall = cpu = replay = float("inf")
+    for _ in range(max(1, repeat)):
+        w, c = _timed(lambda: play_all(bot, deals, players, seed))
+        wall, cpu = min(wall, w), min(cpu, c)
+        replay = min(replay, _timed(lambda: replay_all(games, players, seed))[0])
     moves = sum(len(g) for g in games)
     return Figures(bot, deals, wall, cpu, replay, moves)
 
@@ -105,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200, help="seeded deals per bot (200)")
     parser.add_argument("--players", type=int, default=4, help="players per deal (4)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (0)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per bot (3)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per bot (5)")
     parser.add_argument("--bots", default="random,careful", help="bots to time (random,careful)")
     parser.add_argument("--profile", action="store_true", help="print cProfile top entries")
     args = parser.parse_args(argv)
