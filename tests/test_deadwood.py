@@ -18,7 +18,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from penang_lib import JOKER, Card, Kind, Rules, check_meld, deadwood_points, parse_cards
+from penang_lib import (
+    JOKER,
+    Card,
+    Kind,
+    Rules,
+    check_meld,
+    deadwood,
+    deadwood_points,
+    parse_cards,
+)
 from penang_lib.analysis import iter_melds
 from penang_lib.cards import JOKER_INDEX, Counts, from_counts, full_deck, to_counts
 from penang_lib.checks import counts_points
@@ -150,9 +159,10 @@ def test_exact_with_more_jokers_than_any_deck(
 
 
 @settings(max_examples=100, deadline=None)
-@given(close_hands(), st.integers(0, 30), st.integers(0, 20), st.integers(0, 12))
+@given(close_hands(), st.integers(0, 30), st.integers(0, 20) | st.just(400), st.integers(0, 12))
 def test_exact_with_other_card_values(hand: list[Card], joker: int, ace: int, low: int) -> None:
-    """House values, zero ones included: the search never assumes the default table."""
+    """House values, zero ones included: the search never assumes the default table (and with
+    values too big for its bound, it goes without one)."""
     values = {**Rules().values, "JK": joker, "A": ace, "2": low, "3": low}
     check_hand(hand, Rules(values=values))
 
@@ -166,11 +176,12 @@ def test_exact_on_seeded_hands_from_the_deck() -> None:
 
 
 # -- bigger hands: the shortcuts agree with the plain search ------------------------------------
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(10, 16), st.booleans())
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(10, 25), st.booleans())
 def test_shortcuts_lose_nothing_on_bigger_hands(seed: int, size: int, all_jokers: bool) -> None:
     """With at most 9 jokers the search skips pieces that waste a joker and prunes by bounds;
-    the plain search (the one for 10+ jokers, with every piece) finds the same count."""
+    the plain search (the one for 10+ jokers: every piece, no bound) finds the same count, on
+    hands as big as a real deal's."""
     from penang_lib.deadwood import _least_cost, _pack, _solver_for, _values
 
     rules = Rules(all_joker_melds=all_jokers)
@@ -183,6 +194,42 @@ def test_shortcuts_lose_nothing_on_bigger_hands(seed: int, size: int, all_jokers
     plain = _solver_for(values, all_jokers, True).search(state, jokers, 0, 0)
     assert quick == plain
     assert least_deadwood(counts, rules).points == quick // 1024
+
+
+def assert_bound_holds(naturals: Sequence[Card], jokers: int, ace: int = 15) -> None:
+    """`_lower_bound`, by which the search prunes, never exceeds the true least cost of the
+    naturals with `jokers` jokers (counting nothing), which the plain search works out in full."""
+    from penang_lib.deadwood import SCALE, _lower_bound, _pack, _solver_for, _values
+
+    values = _values(Rules(values={**Rules().values, "JK": 0, "A": ace}))
+    state = _pack(to_counts(naturals))
+    bound = _lower_bound([values[4 * p] // SCALE for p in range(14)])
+    exact = _solver_for(values, False, True).search(state, jokers, 0, 0)
+    assert bound(state, jokers) <= exact, f"{' '.join(map(str, naturals))} + {jokers} jokers"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(3, 25), st.integers(0, 4), st.booleans())
+def test_the_bound_is_a_lower_bound(seed: int, size: int, jokers: int, aces: bool) -> None:
+    rng = random.Random(seed)
+    deck = full_deck(2, 0)
+    if aces:  # crowd the hand towards both ends, where aces go low or high
+        deck = [c for c in deck if c.rank in (1, 2, 3, 4, 11, 12, 13)]
+    assert_bound_holds(rng.sample(deck, size), jokers, rng.choice([15, 1, 0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(close_hands(max_jokers=0), st.integers(0, 4))
+def test_the_bound_is_a_lower_bound_on_crowded_hands(naturals: list[Card], jokers: int) -> None:
+    assert_bound_holds(naturals, jokers)
+
+
+@pytest.mark.parametrize(
+    ("hand", "jokers"),
+    [("5H 6H 8H 9H", 1), ("5H 6H 8H 9H 5C 6C 8C 9C", 2), ("QH KH 2H 3H AH", 0), ("9S JS KS", 2)],
+)
+def test_the_bound_when_one_joker_saves_four_cards(hand: str, jokers: int) -> None:
+    assert_bound_holds(parse_cards(hand), jokers)
 
 
 @settings(max_examples=100, deadline=None)
@@ -298,11 +345,19 @@ def test_every_way_to_give_a_hand_agrees() -> None:
     assert by_text.points == 10
 
 
-def test_results_do_not_depend_on_the_cache() -> None:
+def test_results_do_not_depend_on_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     hand = "3C 4C 5C 5C 6C 7C 7S 7D JK QD QS"
     first = least_deadwood(hand)
     clear_cache()
     assert least_deadwood(hand) == first
+    rng = random.Random(3)
+    hands = [rng.sample(full_deck(2, 8), 20) for _ in range(30)]
+    expected = [least_deadwood(h) for h in hands]
+    monkeypatch.setattr(deadwood, "CACHE_SIZE", 50)  # the table is emptied again and again
+    clear_cache()
+    for h, result in zip(hands, expected, strict=True):
+        assert least_deadwood_points(h) == result.points
+        assert least_deadwood(h) == result
 
 
 def test_bad_hands_are_refused() -> None:
