@@ -176,11 +176,11 @@ def _values(rules: Rules) -> tuple[int, ...]:
 
 
 # -- the pieces a card can start --------------------------------------------------------------
-def _pieces(state: int, position: int, suit: int, jokers: int, substitute: bool) -> list[Piece]:
-    """Every piece whose lowest card is the card at (`position`, `suit`), the lowest in `state`.
-
-    Without `substitute` only the pieces the shortcuts of the module docstring allow; with it,
-    runs may also use a joker where a natural is in hand.
+def _pieces(state: int, position: int, suit: int, jokers: int) -> list[Piece]:
+    """The pieces of the plain search (many jokers) whose lowest card is the card at
+    (`position`, `suit`), the lowest in `state`: every set and run but those with a joker they
+    do not need (shortcut 1) or the same cards as another (shortcut 3). Runs may use a joker
+    where a natural is in hand; sets never need to, as a set leaves room for every joker.
     """
     found: dict[tuple[int, int], int] = {}
     me = _unit(position, suit)
@@ -213,12 +213,12 @@ def _pieces(state: int, position: int, suit: int, jokers: int, substitute: bool)
         if high <= top and have[high]:
             windows.append((position, high))
     for low, high in windows:
-        # Naturals above the card that the run must (or, with `substitute`, may) take.
+        # Naturals above the card: the far end of a run of 4 or 5 must be one, others may.
         inner = [p for p in range(position + 1, high + 1) if have[p]]
         fixed = me
         optional: list[int] = []
         for p in inner:
-            if substitute and not (p == high and high - low >= 3):
+            if not (p == high and high - low >= 3):
                 optional.append(p)
             else:
                 fixed += _unit(p, suit)
@@ -257,13 +257,17 @@ def _lane_sums(packed: int) -> int:
 
 
 def _lower_bound(points: Sequence[int]) -> Callable[[int, int], int]:
-    """A cheap lower bound on the least cost of a packed hand with `jokers` jokers.
+    """A cheap lower bound on the least cost of the naturals of a packed hand with `jokers`
+    jokers (what the free search looks for), from its *lonely* cards: those no piece without a
+    joker can hold (no run of three around them, fewer than three of their rank).
 
-    A card that no piece of the hand can hold with 0 jokers (no two neighbours in a row, fewer
-    than three of its rank) stays when no joker is left; with 1 joker, one that has no card of
-    its suit within two places and no other card of its rank. A piece with two or more jokers
-    holds at most one such card per joker, so with `jokers` >= 2 all but `jokers` of them stay.
-    Aces count at both ends. Position values are weighed in 16-bit lanes by one multiplication.
+    With no joker every lonely card stays. Otherwise some lonely cards are *hopeless*: not even
+    one joker helps (no card of their suit within two places, no other of their rank). A piece
+    holding one has two jokers or more and holds at most two, so at most `jokers` of them are
+    saved (none with one joker). The other lonely cards each need a piece with a joker, and a
+    piece of k jokers holds at most 5 - k <= 4k naturals: at most `4 * jokers` are saved. The
+    bound charges all of them but the costliest that could be saved. Aces count at both ends.
+    Counts per position sit in 16-bit lanes, weighed by their values in one multiplication.
     """
     weights = sum(points[p] << (16 * (13 - p)) for p in range(14))
     ones = sum(1 << (16 * (13 - p)) for p in range(14))
@@ -535,7 +539,7 @@ def _plain_solver(values: tuple[int, ...], all_joker_melds: bool) -> _Solver:
             result = best(state - unit + _unit(_HIGH_ACE, suit), jokers, room)
         else:
             result = slot_cost[slot] + best(state - unit, jokers, room)
-        for delta, used, gain in _pieces(state, position, suit, jokers, True):
+        for delta, used, gain in _pieces(state, position, suit, jokers):
             left = jokers - used
             result = min(result, best(state - delta, left, min(room + gain, left)))
         return result
@@ -544,7 +548,7 @@ def _plain_solver(values: tuple[int, ...], all_joker_melds: bool) -> _Solver:
         return best(state, jokers, room)
 
     def walk(state: int, jokers: int) -> tuple[list[Piece], list[int], int, int]:
-        return _walk(search, values, state, jokers, True)
+        return _walk(search, values, state, jokers)
 
     return _Solver(search, walk, best.cache_clear)
 
@@ -591,9 +595,10 @@ def clear_cache() -> None:
 
 # -- building the answer ------------------------------------------------------------------------
 def _walk(
-    best: Search, values: tuple[int, ...], state: int, jokers: int, substitute: bool
+    best: Search, values: tuple[int, ...], state: int, jokers: int
 ) -> tuple[list[Piece], list[int], int, int]:
-    """Follow one optimal path: the pieces, the packed places left as deadwood, jokers, room."""
+    """Follow one optimal path of the plain search: the pieces, the packed places left as
+    deadwood, the jokers left and their room."""
     pieces: list[Piece] = []
     dead: list[int] = []
     room = 0
@@ -602,7 +607,7 @@ def _walk(
         slot = ((state & -state).bit_length() - 1) // _BITS
         position, suit = slot // 4 + 1, slot % 4
         unit = 1 << (_BITS * slot)
-        for delta, used, gain in _pieces(state, position, suit, jokers, substitute):
+        for delta, used, gain in _pieces(state, position, suit, jokers):
             left = jokers - used
             next_room = min(room + gain, left)
             if best(state - delta, left, next_room, values_left + 1) == values_left:
