@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from penang_lib.bots import clear_caches
 from penang_lib.deal import Deal
 from penang_lib.moves import Move
 from penang_lib.simulate import deal_seed, play_deal
@@ -78,11 +79,15 @@ def measure(
 ) -> Figures:
     """Time `deals` seeded deals played by `bot` in every seat, and their replay.
 
-    Plays and replays take turns, so that both see the same load on a busy machine, and the
-    fastest of each counts."""
-    games = play_all(bot, deals, players, seed)  # the warm-up: fills the caches runs share
+    A warm-up on other seeds fills the caches a long run keeps warm (small pure functions of a
+    suit or a rank); the memo tables of whole hands and table melds are cleared before each
+    timed run, so that the same deals are not remembered from the run before. Plays and replays
+    take turns, so that both see the same load on a busy machine; the fastest of each counts."""
+    play_all(bot, deals, players, seed + 1)
+    games = play_all(bot, deals, players, seed)
     wall = cpu = replay = float("inf")
     for _ in range(max(1, repeat)):
+        clear_caches()
         w, c = _timed(lambda: play_all(bot, deals, players, seed))
         wall, cpu = min(wall, w), min(cpu, c)
         replay = min(replay, _timed(lambda: replay_all(games, players, seed))[0])

@@ -324,7 +324,22 @@ def count_melds(counts: Counts, rules: Rules) -> int:
     return _count_melds(counts, rules, _shape(counts))
 
 
+_MELD_COUNTS: tuple[dict[Counts, int], dict[Counts, int]] = ({}, {})
+
+
 def _count_melds(counts: Counts, rules: Rules, shape: _Shape) -> int:
+    """`count_melds`, memoised by hand (one table for each value of `all_joker_melds`)."""
+    memo = _MELD_COUNTS[rules.all_joker_melds]
+    total = memo.get(counts)
+    if total is None:
+        total = _count_melds_of(counts, rules, shape)
+        if len(memo) >= 50_000:
+            memo.clear()
+        memo[counts] = total
+    return total
+
+
+def _count_melds_of(counts: Counts, rules: Rules, shape: _Shape) -> int:
     masks, ranks = shape
     jokers = counts[JOKER_INDEX]
     allj = rules.all_joker_melds
@@ -1119,6 +1134,17 @@ _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
     "greedy": GreedyBot,
     "careful": CarefulBot,
 }
+
+
+def clear_caches() -> None:
+    """Forget the memo tables kept per hand and per table meld (hand shapes and sizes, meld
+    counts, what each table meld takes). They only ever save time; benchmarks clear them so that
+    playing the same deals again is not faster than playing new ones."""
+    _SHAPES.clear()
+    _SIZES.clear()
+    _INFO_CACHE.clear()
+    for memo in _MELD_COUNTS:
+        memo.clear()
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
