@@ -37,20 +37,23 @@ def first_meld(counts: Counts, rules: Rules) -> Meld | None:
     """Some three-card meld the hand can make, or None (sets are looked for before runs)."""
     jokers = counts[JOKER_INDEX]
     for rank in range(1, 14):
-        held = [s for s in range(4) for _ in range(counts[s * 13 + rank - 1])]
-        if held and len(held) + jokers >= 3:
-            cards = [Card(rank, SUITS[s]) for s in held[:3]]
-            return Meld.set_of(rank, cards + [JOKER] * (3 - len(cards)))
+        held = counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38]
+        if held and held + jokers >= 3:
+            cards = [
+                NATURALS[s * 13 + rank - 1]
+                for s in range(4)
+                for _ in range(counts[s * 13 + rank - 1])
+            ]
+            return Meld.set_of(rank, cards[:3] + [JOKER] * (3 - min(3, held)))
     for s, suit in enumerate(SUITS):
-        have = [counts[_natural_index(s, p)] > 0 for p in range(1, MAX_RUN + 1)]
+        have = [counts[i] > 0 for i in _RUN_INDEX[s]]
         for low in range(1, MAX_RUN - 1):
-            window = have[low - 1 : low + 2]
-            present = sum(window)
+            present = have[low] + have[low + 1] + have[low + 2]
             if present and present + jokers >= 3:
-                row = [Card(position_rank(low + i), suit) if window[i] else JOKER for i in range(3)]
+                row = [_RUN_CARD[s][p] if have[p] else JOKER for p in range(low, low + 3)]
                 return Meld.run(suit, low, row)
     if rules.all_joker_melds and jokers >= 3:
-        return Meld.set_of(1, [Card.joker(1)] * 3)
+        return Meld.set_of(1, [JOKER] * 3)
     return None
 
 
@@ -160,7 +163,7 @@ def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption
             for result in meld.lay_off_results(JOKER):
                 placed = result.cards[0] if result.low < meld.low else result.cards[-1]
                 if meld.kind is Kind.SET:
-                    placed = Card.joker(meld.low)
+                    placed = noted_joker(meld.low)
                 yield TableOption(target, placed, result)
 
 
@@ -173,15 +176,11 @@ def swap_cards(meld: Meld) -> list[Card]:
     if meld.jokers == 0:
         return []
     if meld.kind is Kind.SET:
-        return [Card(meld.low, suit) for suit in SUITS]
-    return sorted(
-        {
-            Card(position_rank(meld.low + i), meld.suit)
-            for i, c in enumerate(meld.cards)
-            if c.is_joker
-        },
-        key=Card.sort_key,
-    )
+        return [NATURALS[s * 13 + meld.low - 1] for s in range(4)]
+    row = _RUN_CARD[SUITS.index(meld.suit)]
+    found = [row[meld.low + i] for i, c in enumerate(meld.cards) if c.is_joker]
+    # Both aces of a 14-card run are the same card: list it once.
+    return found if len(found) < 2 else sorted(set(found), key=Card.sort_key)
 
 
 def iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:

@@ -124,7 +124,7 @@ class Card:
         """The card at `index` of a count vector (52 is the joker)."""
         if index == JOKER_INDEX:
             return JOKER
-        return Card(index % 13 + 1, SUITS[index // 13])
+        return NATURALS[index]
 
     # -- properties --------------------------------------------------------------------------
     @property
@@ -301,7 +301,7 @@ def full_deck(packs: int = 2, jokers: int = 6) -> list[Card]:
     return deck + [JOKER] * jokers
 
 
-NATURALS: Final[tuple[Card, ...]] = tuple(Card.from_index(i) for i in range(52))
+NATURALS: Final[tuple[Card, ...]] = tuple(Card(i % 13 + 1, SUITS[i // 13]) for i in range(52))
 """The 52 natural cards by count-vector index (shared instances, for speed)."""
 _NOTED: Final[dict[tuple[int, str | None], Card]] = {
     (rank, suit): Card.joker(rank, suit) for rank in range(1, 14) for suit in (*SUITS, None)

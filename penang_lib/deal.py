@@ -14,6 +14,7 @@ from enum import Enum
 
 from penang_lib import analysis
 from penang_lib.cards import (
+    JOKER,
     JOKER_INDEX,
     Card,
     Counts,
@@ -21,6 +22,7 @@ from penang_lib.cards import (
     cards_symbols,
     from_counts,
     full_deck,
+    noted_joker,
     parse_cards,
     to_counts,
 )
@@ -64,6 +66,7 @@ class Status(str, Enum):
     OUT = "game"
 
 
+DEFAULT_RULES = Rules()
 DEFAULT_NAMES = ("North", "East", "South", "West", "Centre")
 
 
@@ -104,7 +107,7 @@ class Deal:
         hands: Sequence[str | Sequence[Card]] | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
-        self.rules = rules or Rules()
+        self.rules = rules or DEFAULT_RULES
         if hands is not None:
             players = len(hands)
         self.rules.check_players(players)
@@ -297,8 +300,10 @@ class Deal:
         raise IllegalMove("turn", f"{move!r} is not a move of this game.")
 
     def _missing(self, hand: Counts, cards: Sequence[Card]) -> str | None:
-        need = to_counts(cards)
-        for i, n in enumerate(need):
+        need: dict[int, int] = {}
+        for card in cards:
+            need[card.index] = need.get(card.index, 0) + 1
+        for i, n in need.items():
             if n > hand[i]:
                 card = Card.from_index(i)
                 another = "another " if hand[i] else ""
@@ -315,7 +320,7 @@ class Deal:
         if not readings:
             verdict = meld_verdict(move.cards, self.rules, self.copies)
             raise IllegalMove(verdict.rule, verdict.reason)
-        if len({_sig(m) for m in readings}) > 1:
+        if len(readings) > 1 and len({_sig(m) for m in readings}) > 1:
             options = " or ".join(str(m) for m in readings)
             raise IllegalMove(
                 "joker",
@@ -342,7 +347,7 @@ class Deal:
         meld = self.table[move.target]
         if isinstance(move, LayOff):
             results = meld.lay_off_results(move.card)
-            if len({_sig(m) for m in results}) > 1:
+            if len(results) > 1 and len({_sig(m) for m in results}) > 1:
                 options = " or ".join(
                     str(m.cards[0] if m.low < meld.low else m.cards[-1]) for m in results
                 )
@@ -463,7 +468,7 @@ class Deal:
             if move.card.is_joker:
                 placed = result.cards[0] if result.low < old.low else result.cards[-1]
                 if result.kind is Kind.SET:
-                    placed = Card.joker(result.low)
+                    placed = noted_joker(result.low)
             self._take(me, [move.card.plain])
             self.table[move.target] = result
             events.append(Event("lay-off", me, (placed,), result, move.target, before, before - 1))
@@ -472,7 +477,7 @@ class Deal:
             assert result is not None
             old = self.table[move.target]
             self._take(me, [move.card])
-            self._give(me, Card.joker())
+            self._give(me, JOKER)
             self.table[move.target] = result
             stood = next(
                 (
@@ -480,10 +485,10 @@ class Deal:
                     for c, n in zip(old.cards, result.cards, strict=False)
                     if c.is_joker and not n.is_joker
                 ),
-                Card.joker(old.low),
+                noted_joker(old.low),
             )
             if old.kind is Kind.SET:
-                stood = Card.joker(old.low)
+                stood = noted_joker(old.low)
             events.append(
                 Event(
                     "swap",

@@ -15,12 +15,15 @@ from functools import cached_property
 
 from penang_lib.cards import (
     JOKER,
+    NATURALS,
     SUIT_NAMES,
+    SUITS,
     Card,
     a_rank,
     cards_html,
     cards_symbols,
     cards_text,
+    noted_joker,
     rank_name,
 )
 
@@ -50,7 +53,7 @@ def positions_of(rank: int) -> tuple[int, ...]:
 
 def position_card(suit: str, position: int) -> Card:
     """The natural card at `position` of a run in `suit`."""
-    return Card(position_rank(position), suit)
+    return NATURALS[SUITS.index(suit) * 13 + position_rank(position) - 1]
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class Meld:
             position = low + offset
             want = position_card(suit, position)
             if card.is_joker:
-                placed.append(Card.joker(want.rank, suit))
+                placed.append(noted_joker(want.rank, suit))
             elif card != want:
                 raise ValueError(f"{card.symbol} cannot stand at the place of {want.symbol}")
             else:
@@ -91,7 +94,7 @@ class Meld:
         naturals = sorted((c for c in cards if not c.is_joker), key=Card.sort_key)
         if any(c.rank != rank for c in naturals):
             raise ValueError(f"a set of {rank_name(rank, plural=True)} takes only that rank")
-        jokers = [Card.joker(rank) for c in cards if c.is_joker]
+        jokers = [noted_joker(rank) for c in cards if c.is_joker]
         if len(naturals) + len(jokers) < 3:
             raise ValueError("a set needs at least three cards")
         return Meld(Kind.SET, (*naturals, *jokers), rank)
@@ -154,7 +157,7 @@ class Meld:
             if card.is_joker:
                 if card.as_rank is not None and card.as_rank != self.low:
                     return []
-                return [Meld(Kind.SET, (*self.cards, Card.joker(self.low)), self.low)]
+                return [Meld(Kind.SET, (*self.cards, noted_joker(self.low)), self.low)]
             if card.rank != self.low:
                 return []
             return [Meld.set_of(self.low, [*self.cards, card])]
@@ -171,7 +174,7 @@ class Meld:
                     card.as_rank != want.rank or (card.as_suit not in (None, self.suit))
                 ):
                     continue
-                placed = Card.joker(want.rank, self.suit)
+                placed = noted_joker(want.rank, self.suit)
             elif card == want:
                 placed = card
             else:
@@ -190,7 +193,7 @@ class Meld:
             if card.rank != self.low:
                 return []
             rest = list(self.cards)
-            rest.remove(Card.joker(self.low))
+            rest.remove(noted_joker(self.low))
             return [Meld.set_of(self.low, [*rest, card])]
         results = []
         for offset, placed in enumerate(self.cards):
@@ -242,7 +245,7 @@ def run_readings(cards: Sequence[Card], allow_all_jokers: bool = False) -> list[
         elif not where:
             return []  # noted as a card of another suit
         else:
-            fixed.append((Card.joker(position_rank(where[0]), suit), where))
+            fixed.append((noted_joker(position_rank(where[0]), suit), where))
     # Most constrained first keeps the search small.
     fixed.sort(key=lambda item: len(item[1]))
     found: dict[tuple[Card, ...], Meld] = {}
