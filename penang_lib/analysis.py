@@ -186,6 +186,8 @@ def swap_cards(meld: Meld) -> list[Card]:
 def iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
     """Every swap the hand has: a natural it holds for a joker on the table."""
     for target, meld in enumerate(table):
+        if not meld.jokers:
+            continue
         for card in swap_cards(meld):
             if counts[card.index]:
                 results = meld.swap_results(card)

@@ -248,8 +248,13 @@ def run_readings(cards: Sequence[Card], allow_all_jokers: bool = False) -> list[
             fixed.append((noted_joker(position_rank(where[0]), suit), where))
     # Most constrained first keeps the search small.
     fixed.sort(key=lambda item: len(item[1]))
+    # A card with one possible place pins the window: it must start at or below that place and
+    # reach up to it.
+    single = [where[0] for _, where in fixed if len(where) == 1]
+    lowest = max([1, *(p - n + 1 for p in single)])
+    highest = min([MAX_RUN - n + 1, *single])
     found: dict[tuple[Card, ...], Meld] = {}
-    for low in range(1, MAX_RUN - n + 2):
+    for low in range(lowest, highest + 1):
         high = low + n - 1
         for placement in _place(fixed, low, high, {}):
             row: list[Card] = []
