@@ -565,20 +565,8 @@ class Deal:
         return other
 
     def state_key(self) -> tuple[object, ...]:
-        """Everything that defines the position (for comparing two deals)."""
-        return (
-            tuple(self.hands),
-            tuple(self.table),
-            tuple(self.owners),
-            tuple(self.passport),
-            tuple(self.status),
-            tuple(self.turns),
-            self.turn,
-            self.actions,
-            self.turn_number,
-            self.phase,
-            tuple(self.move_stack),
-        )
+        """Everything that defines the position, and the moves that led to it (for comparing)."""
+        return (self._snapshot(), tuple(self.move_stack))
 
     # -- internals -------------------------------------------------------------------------------
     def _snapshot(self) -> _Snapshot:
