@@ -25,6 +25,7 @@ from penang_lib.checks import (
     check_swap,
     deadwood_points,
 )
+from penang_lib.deadwood import DeadwoodResult, least_deadwood
 from penang_lib.deal import Deal, Phase, Status
 from penang_lib.events import Event
 from penang_lib.explain import explain
@@ -57,6 +58,7 @@ __all__ = [
     "CardParseError",
     "CarefulBot",
     "Choice",
+    "DeadwoodResult",
     "Deal",
     "DealerSystem",
     "DeclareDead",
@@ -90,6 +92,7 @@ __all__ = [
     "find_deal",
     "from_record",
     "full_deck",
+    "least_deadwood",
     "loads",
     "make_bot",
     "next_dealer",
