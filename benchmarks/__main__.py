@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-MODULES = ("benchmarks.bench_deals", "benchmarks.bench_deadwood")
+MODULES = ("benchmarks.bench_engine", "benchmarks.bench_deals", "benchmarks.bench_deadwood")
 
 
 def main() -> int:
