@@ -23,7 +23,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy penang_lib widgets tests
+	$(BIN)/mypy penang_lib widgets tests benchmarks
 	$(BIN)/pytest
 
 lint: $(STAMP)
@@ -36,7 +36,7 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy penang_lib widgets tests
+	$(BIN)/mypy penang_lib widgets tests benchmarks
 
 # JupyterLab on the lessons, until the Voila tutorial site exists.
 # Extra options go in SERVE_ARGS, e.g. `make serve SERVE_ARGS=--allow-root` when running as root.
