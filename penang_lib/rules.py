@@ -142,7 +142,11 @@ class Rules:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            out[f.name] = value.value if isinstance(value, Enum) else value
+            if isinstance(value, Enum):
+                value = value.value
+            elif isinstance(value, dict):
+                value = dict(value)  # a copy: the settings stay frozen
+            out[f.name] = value
         return out
 
     @staticmethod
