@@ -105,6 +105,7 @@ class Rules:
         missing = set(_default_values()) - set(self.values)
         if missing:
             raise ValueError(f"card values are missing for {', '.join(sorted(missing))}")
+        object.__setattr__(self, "values", dict(self.values))  # the caller's dict stays theirs
         object.__setattr__(self, "end_condition", EndCondition(self.end_condition))
         object.__setattr__(self, "dealer_system", DealerSystem(self.dealer_system))
         by_rank = [self.values["JK"]] + [self.values[_rank_key(r)] for r in range(1, 14)]
