@@ -12,7 +12,6 @@ from penang_lib.bots import (
     CarefulBot,
     Choice,
     GreedyBot,
-    PlayerView,
     RandomBot,
     make_bot,
 )
@@ -46,6 +45,7 @@ from penang_lib.record import RecordError, dumps, from_record, loads, to_record
 from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
 from penang_lib.showcase import find_deal
 from penang_lib.simulate import play_deal, simulate, summary
+from penang_lib.view import PlayerView
 
 __version__ = "0.1.0"
 

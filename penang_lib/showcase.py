@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from penang_lib.bots import has_meld
 from penang_lib.deal import Deal
+from penang_lib.meld_count import has_meld
 from penang_lib.rules import RULE_BOOK, Rules
 from penang_lib.simulate import play_deal
 

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from penang_lib.bots import BOT_NAMES, Bot, Choice, PlayerView, make_bot
+from penang_lib.bots import BOT_NAMES, Bot, Choice, make_bot
 from penang_lib.deal import Deal, Status
 from penang_lib.rules import Rules
+from penang_lib.view import PlayerView
 
 if TYPE_CHECKING:  # pandas loads when a frame is made: playing a deal does not need it
     import pandas as pd

@@ -30,16 +30,14 @@ from penang_lib.bots import (
     CarefulBot,
     Choice,
     GreedyBot,
-    PlayerView,
     RandomBot,
-    count_melds,
-    has_meld,
     make_bot,
-    nth_meld,
     play_move,
 )
 from penang_lib.cards import from_counts, full_deck, parse_cards, to_counts
+from penang_lib.meld_count import count_melds, has_meld, nth_meld
 from penang_lib.moves import parse_move
+from penang_lib.view import PlayerView
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 

@@ -1,0 +1,336 @@
+"""Melds a hand can make, counted and picked by number without listing them all.
+
+Rules `meld`, `run`, `set` and `joker` (and the house rule `all_joker_melds`), worked out on bit
+masks of a count-vector hand: `count_melds` says how many distinct melds a hand can make,
+`nth_meld` builds meld number k of them, `has_meld` says whether there is any. A hand with jokers
+can make thousands of melds; counting them by blocks lets a bot pick one uniformly at random
+without building the others. `analysis.iter_melds` lists the very same melds, in Meld values,
+for the rule checks (its loops are the slow twins of the ones here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations, compress, islice, product
+from math import comb
+
+from penang_lib.cards import JOKER, JOKER_INDEX, NATURALS, SUITS, Card, Counts
+from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
+from penang_lib.rules import Rules
+
+# -- card tables (built once; the hot loops only index into them) ------------------------------
+_RANK_OF: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52))
+
+
+def index_at(suit: int, position: int) -> int:
+    """The count-vector index of the natural at `position` of a run in suit number `suit`."""
+    return suit * 13 + position_rank(position) - 1
+
+
+SET_JOKER: tuple[Card, ...] = tuple(Card.joker(r) if r else JOKER for r in range(14))
+"""A joker noted as standing for each rank 1..13 in a set (0: a plain joker)."""
+RUN_JOKER: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card.joker(position_rank(p), suit) if p else JOKER for p in range(MAX_RUN + 1))
+    for suit in SUITS
+)
+"""Per suit number and run position 1..14, a joker noted as standing for that card."""
+
+
+# -- the shape of a hand ---------------------------------------------------------------------------
+_SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
+_BIT_OF: tuple[int, ...] = tuple(1 << (i % 13) for i in range(52))
+_RANGE_52 = range(52)
+
+
+Shape = tuple[tuple[int, ...], tuple[int, ...]]
+"""Per suit, a bit mask of the ranks held (bit r-1); per rank 1..13, how many are held."""
+_SHAPES: dict[Counts, Shape] = {}
+
+
+def hand_shape(counts: Counts) -> Shape:
+    """Per suit, a bit mask of the ranks held (bit r-1); per rank 1..13, how many are held.
+
+    Memoised by hand: a player's hand is looked at again on their next turn, unchanged."""
+    shape = _SHAPES.get(counts)
+    if shape is None:
+        masks = [0, 0, 0, 0]
+        ranks = [0] * 14
+        for i in compress(_RANGE_52, counts):
+            masks[_SUIT_OF[i]] |= _BIT_OF[i]
+            ranks[_RANK_OF[i]] += counts[i]
+        shape = (tuple(masks), tuple(ranks))
+        if len(_SHAPES) >= 50_000:
+            _SHAPES.clear()
+        _SHAPES[counts] = shape
+    return shape
+
+
+def run_mask(mask: int) -> int:
+    """A suit's rank mask as run positions (bit p-1 for position p): the ace is also position 14."""
+    return mask | (mask & 1) << 13
+
+
+# -- melds a hand can make: counted and picked without listing them -----------------------------
+@lru_cache(maxsize=8192)
+def _set_blocks(
+    held: tuple[int, int, int, int], jokers: int, all_jokers: bool
+) -> tuple[int, tuple[tuple[tuple[int, ...], int, int], ...]]:
+    """The sets of one rank a hand can make: (total, blocks of (naturals taken, min jokers, n))."""
+    blocks = []
+    total = 0
+    # Twin of the `product` loop in analysis._iter_sets (which builds each Meld).
+    for take in product(*(range(n + 1) for n in held)):
+        naturals = sum(take)
+        if naturals == 0 and not all_jokers:
+            continue
+        least = max(0, 3 - naturals)
+        if jokers >= least:
+            blocks.append((take, least, jokers - least + 1))
+            total += jokers - least + 1
+    return total, tuple(blocks)
+
+
+@lru_cache(maxsize=1024)
+def _one_ace_runs(
+    usable: tuple[int, ...], jokers: int, all_jokers: bool
+) -> tuple[tuple[int, ...], ...]:
+    """The A-to-A runs of a suit with one ace (positions 1 and 14 both in `usable`): the ace is
+    the low or the high one, never both. Each distinct set of natural positions once."""
+    seen: dict[tuple[int, ...], None] = {}
+    # Twin of the one-ace `choices` loop in analysis._iter_runs.
+    for chosen in (usable[:-1], usable[1:]):
+        spare = jokers - (MAX_RUN - len(chosen))
+        for extra in range(min(spare, len(chosen)) + 1):
+            for as_joker in combinations(chosen, extra):
+                natural = tuple(p for p in chosen if p not in as_joker)
+                if natural or all_jokers:
+                    seen.setdefault(natural)
+    return tuple(seen)
+
+
+_RunBlock = tuple[int, int, int, tuple[int, ...], int]
+"""(count, low, high, positions, extra): `extra` of `positions` become jokers (-1: exactly these
+positions are the naturals)."""
+
+
+@lru_cache(maxsize=16384)
+def _run_blocks(mask: int, aces: int, jokers: int, all_jokers: bool) -> tuple[_RunBlock, ...]:
+    """The runs of one suit a hand can make, as counted blocks (`mask`: ranks held, bit r-1);
+    `_run_count` is their total."""
+    have = [False] * (MAX_RUN + 1)
+    for p in range(1, MAX_RUN + 1):
+        have[p] = bool(mask >> (position_rank(p) - 1) & 1)
+    blocks: list[_RunBlock] = []
+    # Twin of the run window loop in analysis._iter_runs (which builds each Meld).
+    for low in range(1, MAX_RUN - 1):
+        missing = 0
+        for high in range(low, MAX_RUN + 1):
+            if not have[high]:
+                missing += 1
+                if missing > jokers:
+                    break
+            if high - low < 2 or (low, high) == (2, MAX_RUN):
+                continue  # 2 to high A holds the ranks of A to K: the same meld move
+            usable = tuple(p for p in range(low, high + 1) if have[p])
+            if low == 1 and high == MAX_RUN and aces == 1:
+                for natural in _one_ace_runs(usable, jokers, all_jokers):
+                    blocks.append((1, low, high, natural, -1))
+                continue
+            spare = jokers - missing
+            for extra in range(min(spare, len(usable)) + 1):
+                n = comb(len(usable), extra)
+                if extra == len(usable) and not all_jokers:
+                    n -= 1
+                if n > 0:
+                    blocks.append((n, low, high, usable, extra))
+    return tuple(blocks)
+
+
+@lru_cache(maxsize=65536)
+def _run_count(mask: int, aces: int, jokers: int, all_jokers: bool) -> int:
+    """How many runs of one suit a hand can make: the total of `_run_blocks`, found without
+    listing the blocks (a window with h naturals and m gaps gives the sum over e <= jokers - m
+    of C(h, e) runs, e naturals being left out for jokers)."""
+    if jokers == 0:
+        # Only unbroken stretches: one of length n holds (n - 1)(n - 2) / 2 runs.
+        m = run_mask(mask)
+        total = 0
+        length = 0
+        for p in range(MAX_RUN + 1):
+            if p < MAX_RUN and m >> p & 1:
+                length += 1
+            else:
+                if length >= 3:
+                    total += (length - 1) * (length - 2) // 2
+                length = 0
+        if aces == 1 and m == (1 << MAX_RUN) - 1:
+            total -= 1  # A to A needs two aces
+        if m >> 1 == (1 << (MAX_RUN - 1)) - 1:
+            total -= 1  # 2 to high A is the same meld as A to K
+        return total
+    m = run_mask(mask)
+    ways = _WAYS_ALL if all_jokers else _WAYS
+    total = 0
+    # Twin of the window loop of `_run_blocks` above (positions from 0 here).
+    for low in range(MAX_RUN - 2):
+        missing = 0
+        held = 0
+        for high in range(low, MAX_RUN):
+            if m >> high & 1:
+                held += 1
+            else:
+                missing += 1
+                if missing > jokers:
+                    break
+            if high - low < 2 or (low, high) == (1, MAX_RUN - 1):
+                continue  # 2 to high A holds the ranks of A to K: the same meld move
+            if high == MAX_RUN - 1 and low == 0 and aces == 1:
+                usable = tuple(p + 1 for p in range(MAX_RUN) if m >> p & 1)
+                total += len(_one_ace_runs(usable, jokers, all_jokers))
+                continue
+            total += ways[held][min(jokers - missing, MAX_RUN)]
+    return total
+
+
+def _ways(all_jokers: bool) -> tuple[tuple[int, ...], ...]:
+    """ways[h][spare]: the runs one window with h naturals gives when `spare` jokers are left
+    after filling its gaps: leave out e <= spare of its naturals for jokers, C(h, e) ways each
+    (all of them only when melds of jokers alone are allowed)."""
+    table = []
+    for h in range(MAX_RUN + 1):
+        row = []
+        for spare in range(MAX_RUN + 1):
+            n = sum(comb(h, e) for e in range(min(spare, h) + 1))
+            if spare >= h and not all_jokers:
+                n -= 1
+            row.append(n)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_WAYS = _ways(False)
+_WAYS_ALL = _ways(True)
+
+
+def _rank_held(counts: Counts, rank: int) -> tuple[int, int, int, int]:
+    i = rank - 1
+    return (counts[i], counts[13 + i], counts[26 + i], counts[39 + i])
+
+
+_MELD_COUNTS: tuple[dict[Counts, int], dict[Counts, int]] = ({}, {})
+
+
+def count_melds(counts: Counts, rules: Rules, shape: Shape | None = None) -> int:
+    """How many distinct melds the hand can make (the melds `analysis.iter_melds` lists)
+    (`shape`: the hand's `hand_shape`, when already known).
+
+    Memoised by hand (one table for each value of `all_joker_melds`)."""
+    memo = _MELD_COUNTS[rules.all_joker_melds]
+    total = memo.get(counts)
+    if total is None:
+        total = _count_melds_of(counts, rules, shape or hand_shape(counts))
+        if len(memo) >= 50_000:
+            memo.clear()
+        memo[counts] = total
+    return total
+
+
+def _count_melds_of(counts: Counts, rules: Rules, shape: Shape) -> int:
+    masks, ranks = shape
+    jokers = counts[JOKER_INDEX]
+    allj = rules.all_joker_melds
+    total = 0
+    need = 3 - jokers
+    for rank in range(1, 14):
+        n = ranks[rank]
+        if n >= need and (n or allj):
+            total += _set_blocks(_rank_held(counts, rank), jokers, allj)[0]
+    for s in range(4):
+        mask = masks[s]
+        if mask or allj:
+            total += _run_count(mask, min(counts[s * 13], 2), jokers, allj)
+    return total
+
+
+def nth_meld(counts: Counts, rules: Rules, k: int, shape: Shape | None = None) -> Meld:
+    """Meld number `k` (from 0) of the `count_melds` melds of the hand, in a fixed order
+    (`shape`: the hand's `hand_shape`, when already known)."""
+    if k < 0:
+        raise IndexError(k)
+    masks, ranks = shape or hand_shape(counts)
+    jokers = counts[JOKER_INDEX]
+    allj = rules.all_joker_melds
+    need = 3 - jokers
+    for rank in range(1, 14):
+        n = ranks[rank]
+        if n < need or not (n or allj):
+            continue
+        total, blocks = _set_blocks(_rank_held(counts, rank), jokers, allj)
+        if k >= total:
+            k -= total
+            continue
+        for take, least, size in blocks:
+            if k >= size:
+                k -= size
+                continue
+            naturals = tuple(NATURALS[s * 13 + rank - 1] for s in range(4) for _ in range(take[s]))
+            return Meld(Kind.SET, naturals + (SET_JOKER[rank],) * (least + k), rank)
+    for s in range(4):
+        mask = masks[s]
+        if not mask and not allj:
+            continue
+        aces = min(counts[s * 13], 2)
+        total = _run_count(mask, aces, jokers, allj)
+        if k >= total:
+            k -= total
+            continue
+        for size, low, high, positions, extra in _run_blocks(mask, aces, jokers, allj):
+            if k >= size:
+                k -= size
+                continue
+            if extra < 0:
+                natural = set(positions)
+            else:
+                as_joker = next(islice(combinations(positions, extra), k, None))
+                natural = set(positions).difference(as_joker)
+            return run_meld(s, low, high, natural)
+    raise IndexError("meld number out of range")
+
+
+def run_meld(s: int, low: int, high: int, natural: set[int] | Sequence[int]) -> Meld:
+    """The run of suit number `s` from position `low` to `high`: the naturals at the positions
+    in `natural`, noted jokers everywhere else."""
+    jokers = RUN_JOKER[s]
+    row = tuple(
+        NATURALS[index_at(s, p)] if p in natural else jokers[p] for p in range(low, high + 1)
+    )
+    return Meld(Kind.RUN, row, low, SUITS[s])
+
+
+def has_meld(counts: Counts, rules: Rules, shape: Shape | None = None) -> bool:
+    """Whether the hand can make any meld at all (cheaper than looking for one; the bit-mask
+    twin of `analysis.can_meld`)."""
+    masks, ranks = shape or hand_shape(counts)
+    jokers = counts[JOKER_INDEX]
+    if jokers >= 3 and rules.all_joker_melds:
+        return True
+    if jokers >= 2:
+        return any(masks)
+    if max(ranks) >= 3 - jokers:
+        return True
+    for mask in masks:
+        m = run_mask(mask)
+        if jokers == 0:
+            if m & (m >> 1) & (m >> 2):
+                return True
+        elif (m & (m >> 1)) | (m & (m >> 2)):
+            return True
+    return False
+
+
+def clear_caches() -> None:
+    """Forget the memo tables kept per hand (hand shapes and meld counts)."""
+    _SHAPES.clear()
+    for memo in _MELD_COUNTS:
+        memo.clear()

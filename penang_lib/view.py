@@ -1,0 +1,449 @@
+"""What the player to move sees, and the legal moves worked out from that alone.
+
+`PlayerView.of(deal)` holds the hand of the player to move, the table, who owns each meld, the
+passports made, the actions made this turn, how many cards each player holds and whether they are
+alive, and the rules; never another player's hand. From that it lists, counts and picks by
+number the legal moves (rules `turn`, `passport`, `lay-off`, `swap`, `dead`, `dead.passport`,
+`game`), so a bot that only gets a view cannot peek at another hand even by accident. What each
+table meld takes (lay-offs, swaps) is worked out once per meld and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from penang_lib import analysis
+from penang_lib.cards import JOKER_INDEX, NATURALS, SUITS, Card, Counts, from_counts
+from penang_lib.deal import Deal, Status
+from penang_lib.meld_count import (
+    RUN_JOKER,
+    SET_JOKER,
+    Shape,
+    count_melds,
+    hand_shape,
+    has_meld,
+    index_at,
+    nth_meld,
+)
+from penang_lib.melds import MAX_RUN, Kind, Meld
+from penang_lib.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
+from penang_lib.rules import Rules
+
+
+# -- what a table meld takes ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _TableInfo:
+    """What a table meld takes: natural lay-offs, joker lay-offs (noted) and swap cards; the
+    naturals also as bit masks over count-vector indices, to test a whole hand at once."""
+
+    accepts: tuple[int, ...]
+    accept_mask: int
+    joker_cards: tuple[Card, ...]
+    swaps: tuple[int, ...]
+    swap_mask: int
+
+
+def _mask(indices: Iterable[int]) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
+def _set_info(rank: int, with_joker: bool) -> _TableInfo:
+    # Twin of analysis.accepting_cards and analysis.swap_cards for a set (those give Cards).
+    accepts = (rank - 1, 12 + rank, 25 + rank, 38 + rank)
+    mask = _mask(accepts)
+    swaps = accepts if with_joker else ()
+    return _TableInfo(accepts, mask, (SET_JOKER[rank],), swaps, mask if with_joker else 0)
+
+
+_SET_INFO: tuple[tuple[_TableInfo, _TableInfo], ...] = tuple(
+    (_set_info(max(rank, 1), False), _set_info(max(rank, 1), True)) for rank in range(14)
+)
+
+
+@lru_cache(maxsize=4096)
+def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> _TableInfo:
+    # Twin of analysis.accepting_cards and analysis.swap_cards for a run (those give Cards).
+    ends: list[int] = []
+    if low > 1:
+        ends.append(low - 1)
+    if high < MAX_RUN:
+        ends.append(high + 1)
+    if len(ends) == 2 and index_at(s, ends[0]) == index_at(s, ends[1]):
+        del ends[1]  # 2 to K: the ace fits at either end, one card, one joker note
+    accepts = tuple(index_at(s, p) for p in ends)
+    jokers = tuple(RUN_JOKER[s][p] for p in ends)
+    swaps = tuple(dict.fromkeys(index_at(s, p) for p in joker_positions))
+    return _TableInfo(accepts, _mask(accepts), jokers, swaps, _mask(swaps))
+
+
+_SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
+
+
+def _table_info_of(meld: Meld) -> _TableInfo:
+    cards = meld.cards
+    with_joker = False
+    for card in cards:
+        if not card.rank:
+            with_joker = True
+            break
+    if meld.kind is Kind.SET:
+        return _SET_INFO[meld.low][with_joker]
+    low = meld.low
+    jokers = tuple(low + i for i, c in enumerate(cards) if not c.rank) if with_joker else ()
+    return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, jokers)
+
+
+_INFO_CACHE: dict[int, tuple[Meld, _TableInfo]] = {}
+
+
+def _table_info(meld: Meld) -> _TableInfo:
+    """`_TableInfo` of a table meld, memoised by identity (table melds are immutable values)."""
+    entry = _INFO_CACHE.get(id(meld))
+    if entry is not None and entry[0] is meld:
+        return entry[1]
+    if len(_INFO_CACHE) > 50_000:
+        _INFO_CACHE.clear()
+    info = _table_info_of(meld)
+    _INFO_CACHE[id(meld)] = (meld, info)
+    return info
+
+
+# -- the view ------------------------------------------------------------------------------------
+_SIZES: dict[int, tuple[Counts, int]] = {}
+
+
+def _hand_size(hand: Counts) -> int:
+    """How many cards a count vector holds, memoised by identity (a hand that has not changed
+    is the same tuple)."""
+    entry = _SIZES.get(id(hand))
+    if entry is not None and entry[0] is hand:
+        return entry[1]
+    if len(_SIZES) >= 50_000:
+        _SIZES.clear()
+    size = sum(hand)
+    _SIZES[id(hand)] = (hand, size)
+    return size
+
+
+Option = tuple[int, Card]
+"""A lay-off or swap before it is made a move: (table meld number, card)."""
+
+
+class PlayerView:
+    """What the player to move sees: their own hand and the public state, nothing else.
+
+    Build it with `PlayerView.of(deal)`. Attributes: `seat`, `players`, `names`, `rules`,
+    `copies` (packs in the deck), `counts` (the hand as a count vector) and `cards`, `table` and
+    `owners`, `passport` (this player's) and `passports` (everyone's: a meld on the table shows
+    it), `actions` (melds and lay-offs made this turn), `hand_sizes` and `status` of every player,
+    `turn_number` and `over`.
+    """
+
+    __slots__ = (
+        "_lay",
+        "_melds",
+        "_natural",
+        "_shape",
+        "_swap",
+        "actions",
+        "copies",
+        "counts",
+        "hand_sizes",
+        "names",
+        "over",
+        "owners",
+        "passport",
+        "passports",
+        "players",
+        "rules",
+        "seat",
+        "status",
+        "table",
+        "turn_number",
+    )
+
+    seat: int
+    players: int
+    names: tuple[str, ...]
+    rules: Rules
+    copies: int
+    counts: Counts
+    table: tuple[Meld, ...]
+    owners: tuple[int, ...]
+    passport: bool
+    passports: tuple[bool, ...]
+    actions: int
+    hand_sizes: tuple[int, ...]
+    status: tuple[Status, ...]
+    turn_number: int
+    over: bool
+
+    def __init__(
+        self,
+        *,
+        seat: int,
+        players: int,
+        names: Sequence[str],
+        rules: Rules,
+        copies: int,
+        counts: Counts,
+        table: Sequence[Meld],
+        owners: Sequence[int],
+        passports: Sequence[bool],
+        actions: int,
+        hand_sizes: Sequence[int],
+        status: Sequence[Status],
+        turn_number: int,
+        over: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.players = players
+        self.names = tuple(names)
+        self.rules = rules
+        self.copies = copies
+        self.counts = tuple(counts)
+        self.table = tuple(table)
+        self.owners = tuple(owners)
+        self.passports = tuple(passports)
+        self.passport = self.passports[seat]
+        self.actions = actions
+        self.hand_sizes = tuple(hand_sizes)
+        self.status = tuple(status)
+        self.turn_number = turn_number
+        self.over = over
+        self._shape: Shape | None = None
+        self._melds: int | None = None
+        self._lay: list[Option] | None = None
+        self._natural: list[Option] | None = None
+        self._swap: list[Option] | None = None
+
+    @classmethod
+    def of(cls, deal: Deal) -> PlayerView:
+        """The view of the player to move in `deal` (only public facts and their own hand)."""
+        # Filled in directly (the same values `__init__` would make): this runs every move.
+        view = cls.__new__(cls)
+        seat = deal.turn
+        view.seat = seat
+        view.players = deal.players
+        view.names = tuple(deal.names)
+        view.rules = deal.rules
+        view.copies = deal.copies
+        view.counts = deal.hands[seat]
+        view.table = tuple(deal.table)
+        view.owners = tuple(deal.owners)
+        view.passports = tuple(deal.passport)
+        view.passport = view.passports[seat]
+        view.actions = deal.actions
+        view.hand_sizes = tuple(map(_hand_size, deal.hands))
+        view.status = tuple(deal.status)
+        view.turn_number = deal.turn_number
+        view.over = deal.is_over
+        view._shape = None
+        view._melds = None
+        view._lay = None
+        view._natural = None
+        view._swap = None
+        return view
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerView seat={self.seat} cards={sum(self.counts)} table={len(self.table)} "
+            f"passport={self.passport} actions={self.actions}>"
+        )
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.names[self.seat]
+
+    @property
+    def cards(self) -> list[Card]:
+        """The player's own cards, in display order."""
+        return from_counts(self.counts)
+
+    @property
+    def jokers(self) -> int:
+        return self.counts[JOKER_INDEX]
+
+    def shape(self) -> Shape:
+        """Per suit a bit mask of the ranks held (bit r-1); per rank 1..13 how many are held."""
+        if self._shape is None:
+            self._shape = hand_shape(self.counts)
+        return self._shape
+
+    def table_naturals(self) -> list[int]:
+        """How many of each natural lie on the table (a count vector; jokers not counted)."""
+        seen = [0] * 53
+        for meld in self.table:
+            for card in meld.cards:
+                seen[card.index] += 1
+        seen[JOKER_INDEX] = 0
+        return seen
+
+    # -- what can be played ----------------------------------------------------------------------
+    def has_meld(self) -> bool:
+        """Whether the hand can make any meld (with jokers too)."""
+        if self._melds is not None:
+            return self._melds > 0
+        return has_meld(self.counts, self.rules, self.shape())
+
+    def count_melds(self) -> int:
+        """How many distinct melds the hand can make."""
+        if self._melds is None:
+            self._melds = count_melds(self.counts, self.rules, self.shape())
+        return self._melds
+
+    def melds(self) -> Iterator[Meld]:
+        """Every meld the hand can make, each once, lazily."""
+        for k in range(self.count_melds()):
+            yield nth_meld(self.counts, self.rules, k, self.shape())
+
+    def _scan(self) -> None:
+        """One pass over the table: the lay-offs and the swaps this hand has (after the
+        passport; jokers laid off carry the card they become)."""
+        lay: list[Option] = []
+        natural: list[Option] = []
+        swap: list[Option] = []
+        if self.passport:
+            hand = self.counts
+            jokers = hand[JOKER_INDEX]
+            masks = self.shape()[0]
+            held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+            cache = _INFO_CACHE
+            for target, meld in enumerate(self.table):
+                entry = cache.get(id(meld))
+                info = entry[1] if entry is not None and entry[0] is meld else _table_info(meld)
+                if info.accept_mask & held:
+                    for index in info.accepts:
+                        if hand[index]:
+                            option = (target, NATURALS[index])
+                            lay.append(option)
+                            natural.append(option)
+                if jokers:
+                    for card in info.joker_cards:
+                        lay.append((target, card))
+                if info.swap_mask & held:
+                    for index in info.swaps:
+                        if hand[index]:
+                            swap.append((target, NATURALS[index]))
+            if swap and not self.actions:
+                swap = [o for o in swap if self._swap_leaves_action(o)]
+        self._lay = lay
+        self._natural = natural
+        self._swap = swap
+
+    def lay_off_options(self) -> list[Option]:
+        """Every distinct lay-off as (meld number, card)."""
+        if self._lay is None:
+            self._scan()
+        assert self._lay is not None
+        return self._lay
+
+    def natural_lay_off_options(self) -> list[Option]:
+        """The lay-offs of natural cards (no joker), as (meld number, card)."""
+        if self._natural is None:
+            self._scan()
+        assert self._natural is not None
+        return self._natural
+
+    def swap_options(self) -> list[Option]:
+        """Every legal swap as (meld number, card): at the start of a turn only those after which
+        a meld or lay-off is still possible, since a swap is not an action (rule `swap`)."""
+        if self._swap is None:
+            self._scan()
+        assert self._swap is not None
+        return self._swap
+
+    def lay_offs(self) -> list[LayOff]:
+        """Every distinct legal lay-off (none before the passport)."""
+        return [LayOff(t, c) for t, c in self.lay_off_options()]
+
+    def swaps(self) -> list[Swap]:
+        """Every distinct legal swap (none before the passport)."""
+        return [Swap(t, c) for t, c in self.swap_options()]
+
+    def _swap_leaves_action(self, option: Option) -> bool:
+        # The joker taken can be laid off on any set and any run shorter than A to A.
+        for meld in self.table:
+            if meld.kind is Kind.SET or len(meld.cards) < MAX_RUN:
+                return True
+        target, card = option
+        after = analysis.TableOption(target, card, self.table[target].swap_results(card)[0])
+        hand, table = analysis.apply_option(self.counts, self.table, after, swap=True)
+        return analysis.find_action(hand, table, True, self.rules) is not None
+
+    def can_act(self) -> bool:
+        """Whether a meld or lay-off can be made this turn, swaps included (rules `dead`,
+        `dead.passport`)."""
+        if self.has_meld():
+            return True
+        return bool(self.passport and (self.lay_off_options() or self.swap_options()))
+
+    def forced(self) -> Move | None:
+        """The only legal move when there is one: Game with an empty hand, Dead when nothing can
+        be played at the start of the turn; else None."""
+        if self.over:
+            return None
+        if not any(self.counts):
+            return DeclareGame()
+        if self.actions == 0 and not self.can_act():
+            return DeclareDead()
+        return None
+
+    def count_moves(self) -> int:
+        """How many distinct legal moves there are."""
+        if self.over:
+            return 0
+        if self.forced() is not None:
+            return 1
+        lay, swap = self.lay_off_options(), self.swap_options()
+        return self.count_melds() + len(lay) + len(swap) + (self.actions > 0)
+
+    def nth_move(self, k: int) -> Move:
+        """Legal move number `k` (from 0) in the order of `legal_moves()`."""
+        forced = self.forced()
+        if forced is not None:
+            if k != 0:
+                raise IndexError(k)
+            return forced
+        melds = self.count_melds()
+        if k < melds:
+            return MeldMove(nth_meld(self.counts, self.rules, k, self.shape()).cards)
+        k -= melds
+        lay = self.lay_off_options()
+        if k < len(lay):
+            return LayOff(*lay[k])
+        k -= len(lay)
+        swap = self.swap_options()
+        if k < len(swap):
+            return Swap(*swap[k])
+        if k == len(swap) and self.actions:
+            return EndTurn()
+        raise IndexError("move number out of range")
+
+    def legal_moves(self) -> Iterator[Move]:
+        """Every distinct legal move, worked out from this view alone, lazily."""
+        if self.over:
+            return
+        forced = self.forced()
+        if forced is not None:
+            yield forced
+            return
+        for meld in self.melds():
+            yield MeldMove(meld.cards)
+        yield from self.lay_offs()
+        yield from self.swaps()
+        if self.actions:
+            yield EndTurn()
+
+
+def clear_caches() -> None:
+    """Forget the memo tables kept per hand and per table meld (hand sizes, what each table meld
+    takes)."""
+    _SIZES.clear()
+    _INFO_CACHE.clear()
