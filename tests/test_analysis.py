@@ -11,13 +11,15 @@ from collections import Counter
 from itertools import product
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from penang_lib import JOKER, Card, Meld, Rules, can_play, check_lay_off, check_meld, check_swap
 from penang_lib.analysis import find_action, first_meld, iter_melds
 from penang_lib.cards import full_deck, parse_cards, to_counts
 from penang_lib.melds import run_readings, set_readings
+from tests.strategies import meld as table_meld
+from tests.strategies import positions
 
 RULES = Rules()
 ALL_JOKERS = Rules(all_joker_melds=True)
@@ -202,48 +204,6 @@ def test_first_meld_examples(hand: str, has_meld: bool) -> None:
 
 
 # -- find_action agrees with can_play ----------------------------------------------------------
-TABLE_POOL = [
-    "5H 6H JK@7H",
-    "JK@5S 6S 7S",
-    "8H 8S JK@8",
-    "7C 7D 7H",
-    "6D 7D 8D",
-    "QH KH AH",
-    "JK@AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
-    "JK@AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
-    "4C 5C JK@6C JK@7C",
-]
-
-
-def _meld(text: str) -> Meld:
-    return check_meld(text).readings[0]
-
-
-@st.composite
-def positions(draw: st.DrawFn) -> tuple[list[Card], list[Meld]]:
-    texts = draw(st.lists(st.sampled_from(TABLE_POOL), min_size=1, max_size=3, unique=True))
-    table = [_meld(t) for t in texts]
-    left = Counter(full_deck())
-    for meld in table:
-        left.subtract(Counter(meld.physical))
-    assume(all(n >= 0 for n in left.values()))
-    swaps = {c for c in left if any(check_swap(m, c).ok for m in table)}
-    pool = sorted((c for c, n in left.items() for _ in range(n) if c in swaps), key=str)
-    first = len(pool)
-    pool += sorted(
-        (
-            c
-            for c, n in left.items()
-            for _ in range(n)
-            if c not in swaps and (c.is_joker or c.rank in {1, 4, 5, 7, 9})
-        ),
-        key=str,
-    )
-    index = st.one_of(st.integers(0, max(first - 1, 0)), st.integers(0, len(pool) - 1))
-    picks = draw(st.lists(index, max_size=5, unique=True))
-    return [pool[i] for i in picks], table
-
-
 @settings(max_examples=150, deadline=None)
 @given(positions(), st.booleans())
 def test_find_action_agrees_with_can_play(
@@ -296,8 +256,8 @@ def test_find_action_is_legal_step_by_step(
 
 def test_find_action_chain_of_two_swaps() -> None:
     table = [
-        _meld("JK@AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"),
-        _meld("JK@AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"),
+        table_meld("JK@AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"),
+        table_meld("JK@AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"),
     ]
     action = find_action(to_counts(parse_cards("AS AH 5D")), table, True, RULES)
     assert action is not None
