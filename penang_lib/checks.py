@@ -163,13 +163,25 @@ def check_meld(cards: CardsLike, rules: Rules | None = None) -> Verdict:
 
 
 def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> Verdict:
-    """Read a table meld: ok with every reading, or the meld's own failure."""
-    if isinstance(meld, Meld):
-        return Verdict(True, meld.kind.value, "", meld.kind.value, (meld,), meld)
-    verdict = meld_verdict(_cards(meld), rules, copies)
+    """Read a table meld: ok with every reading, or the meld's own failure.
+
+    A `Meld` value keeps its fixed identity (its one reading), but is checked all the same.
+    """
+    cards = list(meld.cards) if isinstance(meld, Meld) else _cards(meld)
+    verdict = meld_verdict(cards, rules, copies)
     if not verdict.ok:
         return Verdict(False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}")
-    return verdict
+    if not isinstance(meld, Meld):
+        return verdict
+    kind = meld.kind.value
+    if meld not in verdict.readings:
+        return Verdict(
+            False,
+            kind,
+            f"The meld on the table is not legal: {meld.symbols} does not lie in the order "
+            f"of a {kind}.",
+        )
+    return Verdict(True, kind, "", kind, (meld,), meld)
 
 
 def _reading_note(verdict: Verdict, used: Meld) -> str:

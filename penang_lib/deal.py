@@ -80,7 +80,6 @@ class _Snapshot:
     turns: tuple[int, ...]
     turn: int
     actions: int
-    turn_number: int
     phase: Phase
 
 
@@ -156,7 +155,6 @@ class Deal:
         self.turn = (dealer + 1) % players
         self.actions = 0
         """Melds and lay-offs made so far in the current turn."""
-        self.turn_number = 1
         self.phase = Phase.PLAYING
         self.move_stack: list[Move] = []
         self.movers: list[int] = []
@@ -180,6 +178,11 @@ class Deal:
         return counts_points(self.hands[player], self.rules)
 
     @property
+    def turn_number(self) -> int:
+        """How many turns have started in this deal (the current one included)."""
+        return sum(self.turns)
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
@@ -191,7 +194,8 @@ class Deal:
         return [self.count(p) for p in range(self.players)]
 
     def winners(self) -> list[int]:
-        """Who won the deal (rule `scoring`): the player who went out, else the lowest count.
+        """Who won the deal (rule `scoring`): the player who went out, else the lowest count
+        among the dead (under the one-alive house rule a survivor does not count).
 
         Empty while the deal is still being played; a tie shares the win.
         """
@@ -201,8 +205,9 @@ class Deal:
         if out:
             return out
         scores = self.scores()
-        best = min(scores)
-        return [p for p in range(self.players) if scores[p] == best]
+        dead = [p for p in range(self.players) if self.status[p] is not Status.ALIVE]
+        best = min(scores[p] for p in dead)
+        return [p for p in dead if scores[p] == best]
 
     @property
     def events(self) -> list[Event]:
@@ -278,11 +283,10 @@ class Deal:
                 )
             action = self._action()
             if action is not None:
-                verdict = self.can_play()
                 raise IllegalMove(
                     "dead",
-                    f"{name} can still play ({verdict.reason.rstrip('.')}), and a player who can "
-                    "act may not declare Dead.",
+                    f"{name} can still play, and a player who can act may not declare Dead. "
+                    f"{self.can_play().reason}",
                 )
             return None
         if isinstance(move, EndTurn):
@@ -297,7 +301,9 @@ class Deal:
             return self._resolve_meld(move, hand)
         if isinstance(move, LayOff | Swap):
             return self._resolve_table_move(move, hand)
-        raise IllegalMove("turn", f"{move!r} is not a move of this game.")
+        raise IllegalMove(
+            "turn", f"A {type(move).__name__} is not a move: play a meld, a lay-off or a swap."
+        )
 
     def _missing(self, hand: Counts, cards: Sequence[Card]) -> str | None:
         need: dict[int, int] = {}
@@ -340,7 +346,13 @@ class Deal:
                 f"hand before they may {what}.",
             )
         if not 0 <= move.target < len(self.table):
-            raise IllegalMove(rule, f"There is no meld number {move.target + 1} on the table.")
+            raise IllegalMove(
+                rule,
+                f"There is no meld {move.target} on the table: its melds are numbered from 0 "
+                f"to {len(self.table) - 1}."
+                if self.table
+                else "There is no meld on the table yet.",
+            )
         missing = self._missing(hand, [move.card])
         if missing:
             raise IllegalMove(rule, f"{missing}.")
@@ -540,7 +552,6 @@ class Deal:
         self.turns = list(snap.turns)
         self.turn = snap.turn
         self.actions = snap.actions
-        self.turn_number = snap.turn_number
         self.phase = snap.phase
         self.event_stack.pop()
         self.movers.pop()
@@ -579,7 +590,6 @@ class Deal:
             tuple(self.turns),
             self.turn,
             self.actions,
-            self.turn_number,
             self.phase,
         )
 
@@ -613,7 +623,6 @@ class Deal:
             skipped.append(seat)
         self.turn = seat
         self.actions = 0
-        self.turn_number += 1
         self.turns[seat] += 1
         return [Event("turn-order", seat, detail=",".join(str(s) for s in skipped))]
 

@@ -58,7 +58,7 @@ class LayOff:
         return f"lay_off {self.target} {self.card}"
 
     def label(self) -> str:
-        return f"lay off {self.card.symbol} on meld {self.target + 1}"
+        return f"lay off {self.card.symbol} on meld {self.target}"
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class Swap:
         return f"swap {self.target} {self.card}"
 
     def label(self) -> str:
-        return f"swap {self.card.symbol} for the joker in meld {self.target + 1}"
+        return f"swap {self.card.symbol} for the joker in meld {self.target}"
 
 
 @dataclass(frozen=True)

@@ -114,22 +114,6 @@ def _table_info(meld: Meld) -> _TableInfo:
 
 
 # -- the view ------------------------------------------------------------------------------------
-_SIZES: dict[int, tuple[Counts, int]] = {}
-
-
-def _hand_size(hand: Counts) -> int:
-    """How many cards a count vector holds, memoised by identity (a hand that has not changed
-    is the same tuple)."""
-    entry = _SIZES.get(id(hand))
-    if entry is not None and entry[0] is hand:
-        return entry[1]
-    if len(_SIZES) >= 50_000:
-        _SIZES.clear()
-    size = sum(hand)
-    _SIZES[id(hand)] = (hand, size)
-    return size
-
-
 Option = tuple[int, Card]
 """A lay-off or swap before it is made a move: (table meld number, card)."""
 
@@ -239,7 +223,7 @@ class PlayerView:
         view.passports = tuple(deal.passport)
         view.passport = view.passports[seat]
         view.actions = deal.actions
-        view.hand_sizes = tuple(map(_hand_size, deal.hands))
+        view.hand_sizes = tuple(map(sum, deal.hands))  # sizes only: no other hand is kept
         view.status = tuple(deal.status)
         view.turn_number = deal.turn_number
         view.over = deal.is_over
@@ -443,7 +427,5 @@ class PlayerView:
 
 
 def clear_caches() -> None:
-    """Forget the memo tables kept per hand and per table meld (hand sizes, what each table meld
-    takes)."""
-    _SIZES.clear()
+    """Forget the memo table kept per table meld (what each table meld takes)."""
     _INFO_CACHE.clear()

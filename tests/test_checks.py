@@ -15,6 +15,7 @@ from penang_lib import (
     JOKER,
     Card,
     CardParseError,
+    Kind,
     Meld,
     Rules,
     Verdict,
@@ -594,3 +595,24 @@ def test_all_joker_corner_says_corner_under_the_house_rule() -> None:
 )
 def test_bad_all_joker_melds_fail_under_the_house_rule(cards: str) -> None:
     assert not check_meld(cards, Rules(all_joker_melds=True)).ok
+
+
+# -- a Meld value on the table is checked like a text one ----------------------------------------
+def test_an_illegal_meld_value_fails_with_its_own_rule() -> None:
+    broken_run = Meld(Kind.RUN, tuple(parse_cards("5H 9D")), 5, "H")
+    assert check_lay_off(broken_run, "7H").rule == "meld"
+    mixed_set = Meld(Kind.SET, tuple(parse_cards("5H 6C JK@5")), 5)
+    verdict = check_swap(mixed_set, "5S")
+    assert not verdict.ok and verdict.rule == "meld"
+
+
+def test_a_meld_value_out_of_order_is_refused() -> None:
+    shuffled = Meld(Kind.RUN, tuple(parse_cards("6H 5H 7H")), 5, "H")
+    verdict = check_lay_off(shuffled, "8H")
+    assert not verdict.ok and verdict.rule == "run"
+
+
+def test_a_legal_meld_value_keeps_its_joker_identity() -> None:
+    low = check_meld("5H 6H JK").readings[0]  # the joker as 4H
+    assert not check_swap(low, "7H").ok
+    assert check_swap(low, "4H").ok

@@ -654,6 +654,16 @@ def test_one_alive_house_rule_ends_the_deal() -> None:
     refused(deal, LayOff(0, Card.parse("5H")), "end")
 
 
+def test_one_alive_winner_is_the_lowest_count_among_the_dead() -> None:
+    """The survivor holds the fewest points, yet the rule book gives the win to the dead."""
+    rules = Rules(end_condition=EndCondition.ONE_ALIVE)
+    deal = prepared("2H 3H 4H 5H", "KC 5D 9S", "QC 6D 10S", rules=rules)
+    play(deal, "meld 2H 3H 4H", "end_turn", "dead", "dead")
+    assert deal.phase is Phase.OVER and deal.status[0] is Status.ALIVE
+    assert deal.scores() == [5, 24, 26]
+    assert deal.winners() == [1]
+
+
 def test_lone_survivor_keeps_taking_turns_by_default() -> None:
     assert Rules().end_condition is EndCondition.ALL_DEAD
     deal = prepared(*_survivor_hands())
