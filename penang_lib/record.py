@@ -68,27 +68,41 @@ def from_record(data: dict[str, Any] | str) -> Deal:
             raise RecordError(f"the record is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
+    players = _whole(data, "players")
+    dealer = _whole(data, "dealer")
+    names = data.get("names")
+    if names is not None and (
+        not isinstance(names, list) or not all(isinstance(n, str) for n in names)
+    ):
+        raise RecordError("'names' should be a list with one name per player")
+    settings = data.get("rules", {})
+    if not isinstance(settings, dict):
+        raise RecordError("'rules' should be an object of rule settings")
     try:
-        rules = Rules.from_dict(dict(data.get("rules", {})))
-        players = int(data["players"])
-        names = data.get("names")
+        rules = Rules.from_dict(dict(settings))
         if data.get("prepared"):
+            hands = data.get("initial_hands")
+            if not isinstance(hands, list):
+                raise RecordError("a prepared deal needs its 'initial_hands' (one text per seat)")
+            seed = data.get("seed")
             deal = Deal(
                 rules=rules,
-                seed=data.get("seed"),
-                dealer=int(data["dealer"]),
-                hands=[str(h) for h in data["initial_hands"]],
+                seed=seed if isinstance(seed, int) else None,
+                dealer=dealer,
+                hands=[str(h) for h in hands],
                 names=names,
             )
         else:
             deal = Deal(
                 players=players,
-                seed=int(data["seed"]),
+                seed=_whole(data, "seed"),
                 rules=rules,
-                dealer=int(data["dealer"]),
+                dealer=dealer,
                 names=names,
             )
-    except (KeyError, TypeError, ValueError) as error:
+    except (TypeError, ValueError) as error:
+        if isinstance(error, RecordError):
+            raise
         raise RecordError(f"the record's set-up is not usable: {error}") from None
     if deal.players != players:
         raise RecordError(f"the record says {players} players but holds {deal.players} hands")
@@ -100,16 +114,23 @@ def from_record(data: dict[str, Any] | str) -> Deal:
             raise RecordError(
                 f"initial_hands does not match the deal made from the seed (seat {seat} differs)"
             )
-    for number, entry in enumerate(data.get("moves", []), start=1):
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError("'moves' should be a list of moves")
+    for number, entry in enumerate(moves, start=1):
+        if not isinstance(entry, dict):
+            raise RecordError(f"move {number} should be an object with a 'type'")
         try:
             move = move_from_dict(entry)
-        except (CardParseError, KeyError, TypeError) as error:
+        except KeyError as error:
+            raise RecordError(f"move {number} has no {error.args[0]!r}") from None
+        except (CardParseError, TypeError) as error:
             raise RecordError(f"move {number} cannot be read: {error}") from None
-        seat = entry.get("player")
-        if seat is not None and not isinstance(seat, int):
+        mover = entry.get("player")
+        if mover is not None and (not isinstance(mover, int) or not 0 <= mover < deal.players):
             raise RecordError(f"move {number} has a player that is not a seat number")
         try:
-            deal.push(move, player=seat)
+            deal.push(move, player=mover)
         except IllegalMove as error:
             raise RecordError(
                 f"move {number} ({move}) is illegal: {error.reason} (rule {error.rule})"
@@ -130,6 +151,16 @@ def from_record(data: dict[str, Any] | str) -> Deal:
         if stated != now:
             raise RecordError(f"{key} in the record does not match the replayed moves")
     return deal
+
+
+def _whole(data: dict[str, Any], key: str) -> int:
+    """A whole-number field of the record, or a `RecordError` saying what is wrong with it."""
+    if key not in data:
+        raise RecordError(f"the record has no {key!r}")
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"{key!r} should be a whole number, not {value!r}")
+    return value
 
 
 def loads(text: str) -> Deal:

@@ -95,6 +95,16 @@ class Rules:
     max_players: int = 5
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError(f"the setting {f.name} should be a whole number, not {value!r}")
+            if f.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"the setting {f.name} should be true or false, not {value!r}")
+        if not isinstance(self.values, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in self.values.values()
+        ):
+            raise ValueError("the card values should map each rank to a whole number of points")
         if self.packs < 1 or self.packs_five_players < 1:
             raise ValueError("the deck needs at least one pack (rule deck)")
         if self.jokers < 0:

@@ -147,3 +147,31 @@ def test_any_record_round_trips(seed: int, players: int, jokers: int, cut: float
     assert [e for group in again.event_stack for e in group] == [
         e for group in deal.event_stack for e in group
     ]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.pop("players"), "no 'players'"),
+        (lambda r: r.__setitem__("dealer", "x"), "'dealer' should be a whole number"),
+        (lambda r: r.__setitem__("moves", [[1]]), "move 1 should be an object"),
+        (lambda r: r["moves"][0].pop("type"), "move 1 cannot be read"),
+        (lambda r: r.__setitem__("names", "abcd"), "'names' should be a list"),
+        (lambda r: r["rules"].__setitem__("jokers", "x"), "jokers should be a whole number"),
+        (lambda r: r["moves"][0].__setitem__("player", 9), "move 1 has a player"),
+    ],
+    ids=[
+        "no-players",
+        "dealer-text",
+        "move-list",
+        "move-no-type",
+        "names-text",
+        "jokers-text",
+        "player-9",
+    ],
+)
+def test_malformed_records_say_what_is_wrong(change: Any, message: str) -> None:
+    data = _record()
+    change(data)
+    with pytest.raises(RecordError, match=message):
+        from_record(data)
