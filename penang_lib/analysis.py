@@ -119,10 +119,6 @@ def _iter_runs(counts: Counts, s: int, rules: Rules) -> Iterator[Meld]:
                         yield Meld(Kind.RUN, row, low, suit)
 
 
-def can_meld(counts: Counts, rules: Rules) -> bool:
-    return first_meld(counts, rules) is not None
-
-
 # -- lay-offs and swaps against a table ----------------------------------------------------------
 @dataclass(frozen=True)
 class TableOption:

@@ -223,9 +223,8 @@ def _lay_off_problem(meld: Meld, card: Card) -> str:
     shown = card.symbol
     if meld.kind is Kind.SET:
         if card.is_joker:
-            return (
-                f"{card} stands for another rank; this set takes only {rank_name(meld.low, True)}."
-            )
+            only = rank_name(meld.low, plural=True)
+            return f"{shown} stands for another rank; this set takes only {only}."
         return f"{shown} is not {a_rank(meld.low)}: {meld.description} takes only that rank."
     ends = []
     if meld.low > 1:

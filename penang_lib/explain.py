@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from penang_lib.cards import Card, a_rank, cards_symbols
+from penang_lib.deal import DEFAULT_NAMES
 from penang_lib.events import Event
 from penang_lib.melds import Kind
-
-_DEFAULT_NAMES = ("North", "East", "South", "West", "Centre")
 
 
 def _who(player: int | None, names: Sequence[str]) -> str:
@@ -68,8 +67,14 @@ def _passport(e: Event, names: Sequence[str]) -> str:
     )
 
 
+def _meld_text(e: Event) -> str:
+    """What the event's meld is, in words (its cards when the event carries no meld)."""
+    return e.meld.description if e.meld is not None else f"the meld {cards_symbols(e.cards)}"
+
+
 def _meld(e: Event, names: Sequence[str]) -> str:
-    assert e.meld is not None
+    if e.meld is None:
+        return f"{_who(e.player, names)} melds {cards_symbols(e.cards)}."
     why = "one suit, ranks in a row" if e.meld.kind is Kind.RUN else "one rank, suits may repeat"
     return (
         f"{_who(e.player, names)} melds {e.meld.symbols}, {e.meld.description} ({why}), "
@@ -86,21 +91,19 @@ def _joker(e: Event, names: Sequence[str]) -> str:
 
 
 def _lay_off(e: Event, names: Sequence[str]) -> str:
-    assert e.meld is not None
     card = e.cards[0]
     shown = _joker_text(card) if card.is_joker else card.symbol
     return (
-        f"{_who(e.player, names)} lays off {shown} on {e.meld.description}, "
+        f"{_who(e.player, names)} lays off {shown} on {_meld_text(e)}, "
         f"leaving {_cards_word(e.after)} in hand."
     )
 
 
 def _swap(e: Event, names: Sequence[str]) -> str:
-    assert e.meld is not None
     card, stood = e.cards[0], e.cards[1]
     return (
         f"{_who(e.player, names)} puts {card.symbol} in place of {_joker_text(stood)} in "
-        f"{e.meld.description} and takes the joker: a swap is not an action, so the turn still "
+        f"{_meld_text(e)} and takes the joker: a swap is not an action, so the turn still "
         "needs a meld or lay-off."
     )
 
@@ -175,7 +178,7 @@ def explain(event: Event, names: Sequence[str] | None = None) -> str:
     explainer = _EXPLAINERS.get(event.rule)
     if explainer is None:
         return f"Rule {event.rule}: {cards_symbols(event.cards)}"
-    return explainer(event, names or _DEFAULT_NAMES)
+    return explainer(event, names or DEFAULT_NAMES)
 
 
 EXPLAINED_RULES = frozenset(_EXPLAINERS)

@@ -310,7 +310,7 @@ def run_meld(s: int, low: int, high: int, natural: set[int] | Sequence[int]) -> 
 
 def has_meld(counts: Counts, rules: Rules, shape: Shape | None = None) -> bool:
     """Whether the hand can make any meld at all (cheaper than looking for one; the bit-mask
-    twin of `analysis.can_meld`)."""
+    twin of `analysis.first_meld`)."""
     masks, ranks = shape or hand_shape(counts)
     jokers = counts[JOKER_INDEX]
     if jokers >= 3 and rules.all_joker_melds:

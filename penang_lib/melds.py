@@ -203,10 +203,6 @@ class Meld:
                 results.append(Meld(Kind.RUN, tuple(cards), self.low, self.suit))
         return results
 
-    def joker_identities(self) -> list[Card]:
-        """What each joker in this meld stands for (for a set, a card of its rank and no suit)."""
-        return [c for c in self.cards if c.is_joker]
-
 
 # -- reading a group of cards as melds ----------------------------------------------------------
 def _note_positions(card: Card, suit: str) -> tuple[int, ...] | None:
@@ -314,9 +310,9 @@ def run_problem(cards: Sequence[Card]) -> str:
     for joker in (c for c in cards if c.is_joker and c.as_rank is not None):
         if joker.as_suit not in (None, suit):
             suit = SUIT_NAMES[str(joker.as_suit)]
-            return f"{joker} stands for a card of {suit}, not of the suit of {shown}"
+            return f"{joker.symbol} stands for a card of {suit}, not of the suit of {shown}"
         if joker.as_rank in counts:
-            return f"{joker} claims the place of a card that is already in {shown}"
+            return f"{joker.symbol} claims the place of a card that is already in {shown}"
     ranks = sorted(set(counts) | {c.as_rank for c in cards if c.as_rank is not None})
     if not ranks:
         return f"{shown} does not say which cards its jokers stand for"
@@ -348,7 +344,7 @@ def set_problem(cards: Sequence[Card]) -> str:
     for joker in (c for c in cards if c.is_joker):
         if joker.as_rank is not None and joker.as_rank != rank:
             return (
-                f"{joker} stands for {a_rank(joker.as_rank)}, but this is a set of "
+                f"{joker.symbol} stands for {a_rank(joker.as_rank)}, but this is a set of "
                 f"{rank_name(rank, plural=True)}"
             )
     return f"{cards_symbols(cards)} is not a set"

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, Final
 
+from penang_lib.cards import rank_text
+
 
 class DealerSystem(str, Enum):
     """Who deals the next deal of a match (rule `dealer`)."""
@@ -55,10 +57,6 @@ HOUSE_RULE_FIELDS: Final = (
     "end_condition",
 )
 """The `Rules` fields whose defaults are our own choice rather than the sources' (house rules)."""
-
-
-def _rank_key(rank: int) -> str:
-    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
 
 
 def _default_values() -> dict[str, int]:
@@ -118,7 +116,7 @@ class Rules:
         object.__setattr__(self, "values", dict(self.values))  # the caller's dict stays theirs
         object.__setattr__(self, "end_condition", EndCondition(self.end_condition))
         object.__setattr__(self, "dealer_system", DealerSystem(self.dealer_system))
-        by_rank = [self.values["JK"]] + [self.values[_rank_key(r)] for r in range(1, 14)]
+        by_rank = [self.values["JK"]] + [self.values[rank_text(r)] for r in range(1, 14)]
         object.__setattr__(self, "_value_by_rank", tuple(by_rank))
 
     def __hash__(self) -> int:
