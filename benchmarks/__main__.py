@@ -1,33 +1,19 @@
 """Every benchmark: `python -m benchmarks` (also `make bench`).
 
-Runs `bench_deals` (deals per second with bots) and, when present, `bench_deadwood`
-(`least_deadwood` timings). Figures only: no benchmark asserts a time.
+Runs `bench_engine` (`can_play`, random legal play), `bench_deals` (deals per second with bots)
+and `bench_deadwood` (`least_deadwood` timings). Figures only: no benchmark asserts a time.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-
-MODULES = ("benchmarks.bench_engine", "benchmarks.bench_deals", "benchmarks.bench_deadwood")
+from benchmarks import bench_deadwood, bench_deals, bench_engine
 
 
 def main() -> int:
     status = 0
-    for name in MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name not in (name, "penang_lib.deadwood"):
-                raise
-            print(f"({name} is not there yet: skipped)\n")
-            continue
-        run: Callable[..., int | None] | None = getattr(module, "main", None)
-        if run is None:
-            print(f"({name} has no main(): skipped)\n")
-            continue
-        print(f"== {name}")
-        status = max(status, run([]) or 0)
+    for module in (bench_engine, bench_deals, bench_deadwood):
+        print(f"== {module.__name__}")
+        status = max(status, module.main([]) or 0)
         print()
     return status
 
