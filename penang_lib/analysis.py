@@ -204,6 +204,20 @@ def apply_option(
     return tuple(hand), new_table
 
 
+def swap_leaves_action(
+    counts: Counts, table: Sequence[Meld], option: TableOption, rules: Rules
+) -> bool:
+    """Whether a meld or lay-off is still possible after this swap (a swap is not an action).
+
+    The joker it brings can always be laid off on a set or on a run shorter than A to A; only a
+    table of full runs needs the whole search.
+    """
+    if any(takes_joker(meld) for meld in table):
+        return True
+    hand, after = apply_option(counts, table, option, swap=True)
+    return find_action(hand, after, True, rules) is not None
+
+
 @dataclass(frozen=True)
 class Action:
     """The first action found for a player: `rule` is "set", "run", "lay-off" or "swap"."""

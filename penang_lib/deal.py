@@ -379,18 +379,13 @@ class Deal:
         result = swapped[0]
         if self.actions == 0:
             option = analysis.TableOption(move.target, move.card, result)
-            if not self._swap_leaves_action(hand, option):
+            if not analysis.swap_leaves_action(hand, self.table, option, self.rules):
                 raise IllegalMove(
                     "swap",
                     "After that swap no meld or lay-off would be left to make this turn, and a "
                     "swap alone is not an action.",
                 )
         return result
-
-    def _swap_leaves_action(self, hand: Counts, option: analysis.TableOption) -> bool:
-        """Whether a meld or lay-off is still possible after this swap (a swap is no action)."""
-        after_hand, after_table = analysis.apply_option(hand, self.table, option, swap=True)
-        return analysis.find_action(after_hand, after_table, True, self.rules) is not None
 
     # -- legal moves -------------------------------------------------------------------------------
     def legal_moves(self) -> Iterator[Move]:
@@ -425,7 +420,9 @@ class Deal:
             if move in seen:
                 continue
             seen.add(move)
-            if self.actions == 0 and not self._swap_leaves_action(hand, option):
+            if self.actions == 0 and not analysis.swap_leaves_action(
+                hand, self.table, option, self.rules
+            ):
                 continue
             yield move
         if self.actions:

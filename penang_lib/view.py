@@ -352,14 +352,9 @@ class PlayerView:
         return [Swap(t, c) for t, c in self.swap_options()]
 
     def _swap_leaves_action(self, option: Option) -> bool:
-        # The joker taken can be laid off on any set and any run shorter than A to A.
-        for meld in self.table:
-            if meld.kind is Kind.SET or len(meld.cards) < MAX_RUN:
-                return True
         target, card = option
         after = analysis.TableOption(target, card, self.table[target].swap_results(card)[0])
-        hand, table = analysis.apply_option(self.counts, self.table, after, swap=True)
-        return analysis.find_action(hand, table, True, self.rules) is not None
+        return analysis.swap_leaves_action(self.counts, self.table, after, self.rules)
 
     def can_act(self) -> bool:
         """Whether a meld or lay-off can be made this turn, swaps included (rules `dead`,
