@@ -167,21 +167,30 @@ def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> V
 
     A `Meld` value keeps its fixed identity (its one reading), but is checked all the same.
     """
-    cards = list(meld.cards) if isinstance(meld, Meld) else _cards(meld)
+    if isinstance(meld, Meld):
+        # Fast path: a legal Meld value is one of its own readings; words only on failure.
+        allow = rules.all_joker_melds
+        cards = list(meld.cards)
+        legal = copies_problem(cards, rules.packs if copies is None else copies, rules.jokers)
+        if legal is None and (
+            meld in set_readings(cards, allow) or meld in run_readings(cards, allow)
+        ):
+            kind = meld.kind.value
+            return Verdict(True, kind, "", kind, (meld,), meld)
+    else:
+        cards = _cards(meld)
     verdict = meld_verdict(cards, rules, copies)
     if not verdict.ok:
         return Verdict(False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}")
     if not isinstance(meld, Meld):
         return verdict
-    kind = meld.kind.value
-    if meld not in verdict.readings:
-        return Verdict(
-            False,
-            kind,
-            f"The meld on the table is not legal: {meld.symbols} does not lie in the order "
-            f"of a {kind}.",
-        )
-    return Verdict(True, kind, "", kind, (meld,), meld)
+    # The cards make a meld, but not the one this value says (cards out of place).
+    return Verdict(
+        False,
+        meld.kind.value,
+        f"The meld on the table is not legal: {meld.symbols} does not lie in the order "
+        f"of a {meld.kind.value}.",
+    )
 
 
 def _reading_note(verdict: Verdict, used: Meld) -> str:
