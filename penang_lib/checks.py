@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice, product
 
@@ -197,33 +197,45 @@ def _reading_note(verdict: Verdict, used: Meld) -> str:
     return f" (reading the table meld as {used.symbols})" if len(verdict.readings) > 1 else ""
 
 
+def _first_fit(
+    table: Verdict, results_of: Callable[[Meld], list[Meld]], copies: int, rules: Rules
+) -> tuple[Meld, Meld] | str:
+    """The first (reading, result) of the table meld that the deck allows, or else why not:
+    the first `deck` problem met, or "" when no reading took the card at all."""
+    first_problem = ""
+    for reading in table.readings:
+        for result in results_of(reading):
+            problem = copies_problem(result.physical, copies, rules.jokers)
+            if problem is None:
+                return reading, result
+            first_problem = first_problem or problem
+    return first_problem
+
+
 def lay_off_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
     """`check_lay_off` on a parsed card (see there)."""
     copies = rules.packs if copies is None else copies
     table = table_readings(meld, rules, copies)
     if not table.ok:
         return table
-    first_problem = ""
-    for reading in table.readings:
-        for result in reading.lay_off_results(card):
-            problem = copies_problem(result.physical, copies, rules.jokers)
-            if problem:
-                first_problem = first_problem or f"{card.symbol} cannot be laid off: {problem}."
-                continue
-            where = ""
-            if reading.kind is Kind.RUN:
-                where = " at the bottom" if result.low < reading.low else " at the top"
-            return Verdict(
-                True,
-                "lay-off",
-                f"{card.symbol} can be laid off on {reading.description}{where}"
-                f"{_reading_note(table, reading)}, making {result.symbols}.",
-                reading.kind.value,
-                table.readings,
-                reading,
-            )
-    if first_problem:
-        return Verdict(False, "deck", first_problem, table.kind, table.readings, table.reading)
+    found = _first_fit(table, lambda reading: reading.lay_off_results(card), copies, rules)
+    if isinstance(found, tuple):
+        reading, result = found
+        where = ""
+        if reading.kind is Kind.RUN:
+            where = " at the bottom" if result.low < reading.low else " at the top"
+        return Verdict(
+            True,
+            "lay-off",
+            f"{card.symbol} can be laid off on {reading.description}{where}"
+            f"{_reading_note(table, reading)}, making {result.symbols}.",
+            reading.kind.value,
+            table.readings,
+            reading,
+        )
+    if found:
+        reason = f"{card.symbol} cannot be laid off: {found}."
+        return Verdict(False, "deck", reason, table.kind, table.readings, table.reading)
     reason = _lay_off_problem(table.readings[0], card)
     return Verdict(False, "lay-off", reason, table.kind, table.readings, table.reading)
 
@@ -279,24 +291,21 @@ def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = 
         return Verdict(
             False, "swap", "Only a real card can take a joker's place.", table.kind, table.readings
         )
-    first_problem = ""
-    for reading in table.readings:
-        for result in reading.swap_results(card):
-            problem = copies_problem(result.physical, copies, rules.jokers)
-            if problem:
-                first_problem = first_problem or f"{card.symbol} cannot be swapped in: {problem}."
-                continue
-            return Verdict(
-                True,
-                "swap",
-                f"{card.symbol} can take the joker's place in {reading.description}"
-                f"{_reading_note(table, reading)}; the joker goes to the player's hand.",
-                reading.kind.value,
-                table.readings,
-                reading,
-            )
-    if first_problem:
-        return Verdict(False, "deck", first_problem, table.kind, table.readings, table.reading)
+    found = _first_fit(table, lambda reading: reading.swap_results(card), copies, rules)
+    if isinstance(found, tuple):
+        reading = found[0]
+        return Verdict(
+            True,
+            "swap",
+            f"{card.symbol} can take the joker's place in {reading.description}"
+            f"{_reading_note(table, reading)}; the joker goes to the player's hand.",
+            reading.kind.value,
+            table.readings,
+            reading,
+        )
+    if found:
+        reason = f"{card.symbol} cannot be swapped in: {found}."
+        return Verdict(False, "deck", reason, table.kind, table.readings, table.reading)
     meld0 = table.readings[0]
     if all(r.jokers == 0 for r in table.readings):
         reason = f"There is no joker in {meld0.symbols} to swap."
