@@ -184,21 +184,58 @@ class Card:
 JOKER: Final = Card.joker()
 
 
-def card_html(card: Card) -> str:
-    """One card as a styled HTML span: red for hearts and diamonds, named for screen readers."""
-    colour = "#c0392b" if card.is_red or (card.as_suit in RED_SUITS) else "#1a1a1a"
+CARD_COLOURS: Final = {
+    "S": "#1a1a1a",
+    "H": "#c0392b",
+    "D": "#c0392b",
+    "C": "#1a1a1a",
+    "": "#6c3483",
+}
+"""Ink per suit in the inline style (two-colour deck); a stylesheet may override the classes."""
+
+_INLINE_STYLE: Final = (
+    "display:inline-block;min-width:2.2em;padding:0.1em 0.3em;margin:0.1em;border:1px solid #999;"
+    "border-radius:0.3em;background:#fff;font-weight:600;text-align:center"
+)
+
+
+def _ink_suit(card: Card) -> str:
+    """The suit a card is coloured by: its own, or for a joker the one it stands for ("")."""
+    return (card.as_suit or "") if card.is_joker else card.suit
+
+
+def card_classes(card: Card) -> str:
+    """The CSS classes of a card: `penang-card`, its suit (`penang-suit-h`; `penang-joker` for a
+    joker, with the suit it stands for when noted) and `penang-red` for hearts and diamonds."""
+    suit = _ink_suit(card)
+    classes = ["penang-card"]
+    if card.is_joker:
+        classes.append("penang-joker")
+    if suit:
+        classes.append(f"penang-suit-{suit.lower()}")
+    if suit in RED_SUITS:
+        classes.append("penang-red")
+    return " ".join(classes)
+
+
+def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
+    """One card as an HTML span: rank and suit symbol, red for hearts and diamonds, named for
+    screen readers. With `inline` the look is in a style attribute (a bare notebook has no
+    stylesheet); without it only classes are written and a stylesheet styles them. `extra` adds
+    classes (a widget marks a card that just moved)."""
+    classes = card_classes(card) + (f" {extra}" if extra else "")
+    suit = _ink_suit(card)
+    style = f' style="{_INLINE_STYLE};color:{CARD_COLOURS[suit]}"' if inline else ""
+    name = html.escape(card.name)
     return (
-        f'<span class="penang-card" role="img" aria-label="{html.escape(card.name)}" '
-        f'title="{html.escape(card.name)}" style="display:inline-block;min-width:2.2em;'
-        f"padding:0.1em 0.3em;margin:0.1em;border:1px solid #999;border-radius:0.3em;"
-        f'background:#fff;color:{colour};font-weight:600;text-align:center">'
+        f'<span class="{classes}" role="img" aria-label="{name}" title="{name}"{style}>'
         f"{html.escape(card.symbol)}</span>"
     )
 
 
-def cards_html(cards: Iterable[Card], label: str = "cards") -> str:
+def cards_html(cards: Iterable[Card], label: str = "cards", inline: bool = True) -> str:
     """A row of cards as HTML, with an accessible label."""
-    inner = "".join(card_html(c) for c in cards)
+    inner = "".join(card_html(c, inline) for c in cards)
     return f'<span class="penang-cards" aria-label="{html.escape(label)}">{inner}</span>'
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from penang_lib import Card, Deal, check_meld
 from penang_lib.cards import cards_html, parse_cards
 
@@ -24,7 +26,7 @@ def test_a_meld_renders_every_card_and_says_what_it_is() -> None:
     meld = check_meld("5H 6H JK@7H").reading
     assert meld is not None
     html = meld._repr_html_()
-    assert html.count('class="penang-card"') == 3
+    assert len(re.findall(r'class="penang-card[ "]', html)) == 3
     assert "a run of hearts from 5♥ to 7♥" in html
 
 
@@ -40,3 +42,13 @@ def test_a_deal_renders_hands_counts_and_the_player_to_move() -> None:
     assert "<td>27</td>" in html  # 5 + 6 + 7 + 9
     assert "9♣" in html
     assert "North" in str(deal) and "9♣" in str(deal)
+
+
+def test_cards_carry_classes_for_a_stylesheet() -> None:
+    from penang_lib.cards import card_html
+
+    html = card_html(Card.parse("10D"), inline=False, extra="penang-moved")
+    assert 'class="penang-card penang-suit-d penang-red penang-moved"' in html
+    assert "style=" not in html
+    joker = card_html(Card.parse("JK@9S"), inline=False)
+    assert "penang-joker penang-suit-s" in joker and "penang-red" not in joker

@@ -1,0 +1,88 @@
+"""What every widget of the kit shares: one root box shown by `display`, the stylesheet, and a
+guard around each callback so an unexpected error becomes one short sentence, never a traceback.
+
+Every widget class keeps its ipywidgets tree in `root` (a `VBox` with class `penang-kit`) and
+delegates `_repr_mimebundle_` to it, so `display(w)` and a bare last expression both show it.
+The tree is built once; a step changes values, never children.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import ipywidgets as widgets
+
+from widgets.render import FOUR_COLOUR, esc, stylesheet
+
+log = logging.getLogger("widgets")
+
+OOPS = "Something went wrong on our side; nothing was changed. Try again, or start a new deal."
+"""What a learner reads when a callback fails unexpectedly (the details go to the log)."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class KitWidget:
+    """The base of every widget: `root` is the box on screen, `report` shows a failure.
+
+    Subclasses build their children, then call `_finish(children, hook_class)`.
+    """
+
+    root: widgets.VBox
+    _trouble: widgets.HTML
+
+    def __init__(self, four_colour: bool = False) -> None:
+        self.four_colour = four_colour
+        self._trouble = widgets.HTML("", layout=widgets.Layout(display="none"))
+        self._trouble.add_class("penang-message")
+
+    def _finish(self, children: list[widgets.Widget], hook: str) -> None:
+        self.root = widgets.VBox([stylesheet(), *children, self._trouble])
+        self.root.add_class("penang-kit")
+        self.root.add_class(hook)
+        if self.four_colour:
+            self.root.add_class(FOUR_COLOUR)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+    def report(self, sentence: str) -> None:
+        """Show a short sentence about a failure of ours (not a rule: the engine speaks those)."""
+        with self._trouble.hold_sync():
+            self._trouble.value = f"<p>{esc(sentence)}</p>"
+            self._trouble.layout.display = "block" if sentence else "none"
+
+    def walk(self) -> list[widgets.Widget]:
+        """Every widget in this one's tree (for tests that look at what the browser could see)."""
+        seen: list[widgets.Widget] = []
+        stack: list[widgets.Widget] = [self.root]
+        while stack:
+            w = stack.pop()
+            if any(w is s for s in seen):
+                continue
+            seen.append(w)
+            stack.extend(getattr(w, "children", ()))
+            for name in ("layout", "style"):
+                sub = getattr(w, name, None)
+                if isinstance(sub, widgets.Widget):
+                    stack.append(sub)
+        return seen
+
+
+def guarded(method: F) -> F:
+    """Wrap a callback: an unexpected error is logged and shown as one sentence in the widget,
+    and the callback returns None (ipywidgets would otherwise only print the traceback)."""
+
+    @functools.wraps(method)
+    def wrapper(self: KitWidget, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception:
+            log.exception("%s.%s failed", type(self).__name__, method.__name__)
+            self.report(OOPS)
+            return None
+
+    return wrapper  # type: ignore[return-value]

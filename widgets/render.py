@@ -1,0 +1,264 @@
+"""HTML for the widgets: the kit's one stylesheet, and cards, hands, melds and frames rendered
+from what `penang_lib` says. No rule logic: every word and every card comes from the engine.
+
+Cards are the engine's own spans (`penang_lib.cards.card_html`) written without inline style, so
+the stylesheet below decides their look; a four-colour deck is one class on a widget's root.
+A region (a hand, the table, the log) is one HTML string, set as the value of one `HTML` widget.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+import pandas as pd
+
+from penang_lib.cards import Card, card_html
+from penang_lib.events import Event
+from penang_lib.explain import explain
+from penang_lib.rules import RULE_BOOK
+from penang_lib.tables import Changes
+
+FOUR_COLOUR = "penang-four-colour"
+"""The class that turns a widget's cards into a four-colour deck (blue diamonds, green clubs)."""
+
+STYLESHEET = """
+.penang-kit { font-size: 15px; line-height: 1.4; max-width: 100%; }
+.penang-kit .penang-card {
+  display: inline-block; min-width: 2.3em; padding: 0.15em 0.3em; margin: 0.1em;
+  border: 1px solid #8a8a8a; border-radius: 0.35em; background: #fff; color: #1a1a1a;
+  font-weight: 600; text-align: center; box-shadow: 0 1px 1px rgba(0,0,0,0.15);
+}
+.penang-kit .penang-red { color: #c0392b; }
+.penang-kit .penang-joker { background: #fbf3ff; color: #6c3483; }
+.penang-kit .penang-joker.penang-red { color: #c0392b; }
+.penang-kit.penang-four-colour .penang-suit-d { color: #1f5fbf; }
+.penang-kit.penang-four-colour .penang-suit-c { color: #1e7d32; }
+.penang-kit .penang-back {
+  background: repeating-linear-gradient(45deg, #2e4a7d, #2e4a7d 4px, #3d5f9c 4px, #3d5f9c 8px);
+  color: transparent; min-width: 1.4em;
+}
+.penang-kit .penang-moved { outline: 3px solid #e67e22; outline-offset: 1px; }
+.penang-kit .penang-taken { outline: 3px solid #8e44ad; outline-offset: 1px; }
+.penang-kit .penang-left { opacity: 0.55; text-decoration: line-through; }
+.penang-kit table.penang-frame { border-collapse: collapse; margin: 0.3em 0; width: 100%; }
+.penang-kit table.penang-frame th, .penang-kit table.penang-frame td {
+  border-bottom: 1px solid #ddd; padding: 0.25em 0.4em; text-align: left; vertical-align: top;
+}
+.penang-kit table.penang-frame tr.penang-row-changed td { background: #fff4e0; }
+.penang-kit table.penang-frame tr.penang-row-dead td { color: #777; }
+.penang-kit table.penang-frame tr.penang-row-dead.penang-row-changed td { background: #fde2e2; }
+.penang-kit table.penang-frame tr.penang-row-turn td:first-child { font-weight: 700; }
+.penang-kit .penang-badge {
+  display: inline-block; padding: 0 0.45em; margin-right: 0.4em; border-radius: 0.8em;
+  background: #34495e; color: #fff; font-size: 0.8em; font-family: monospace;
+  white-space: nowrap;
+}
+.penang-kit .penang-badge.penang-bad { background: #c0392b; }
+.penang-kit .penang-badge.penang-good { background: #1e7d32; }
+.penang-kit .penang-explain, .penang-kit .penang-message, .penang-kit .penang-verdict {
+  border-left: 4px solid #34495e; background: #f6f8fa; padding: 0.4em 0.6em; margin: 0.3em 0;
+}
+.penang-kit .penang-explain p, .penang-kit .penang-message p { margin: 0.2em 0; }
+.penang-kit .penang-ok { border-left-color: #1e7d32; }
+.penang-kit .penang-no { border-left-color: #c0392b; }
+.penang-kit .penang-log { max-height: 16em; overflow-y: auto; }
+.penang-kit .penang-summary { color: #555; font-size: 0.9em; }
+.penang-kit .penang-scroll { overflow-x: auto; max-width: 100%; }
+@media (max-width: 600px) {
+  .penang-kit { font-size: 14px; }
+  .penang-kit .penang-card { min-width: 2em; padding: 0.1em 0.2em; }
+}
+"""
+
+
+def stylesheet() -> widgets.HTML:
+    """The kit's stylesheet as a widget: every widget carries one, so it works on its own page."""
+    return widgets.HTML(f"<style>{STYLESHEET}</style>", layout=widgets.Layout(display="none"))
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value))
+
+
+# -- cards --------------------------------------------------------------------------------------
+def card_row(
+    cards: Iterable[Card], label: str, marked: Sequence[Card] = (), mark: str = "penang-moved"
+) -> str:
+    """A row of cards (the engine's spans); the cards in `marked` (each copy once) get `mark`."""
+    pending = list(marked)
+    inner = []
+    for card in cards:
+        extra = ""
+        if card in pending:
+            pending.remove(card)
+            extra = mark
+        inner.append(card_html(card, inline=False, extra=extra))
+    return f'<span class="penang-cards" aria-label="{esc(label)}">{"".join(inner)}</span>'
+
+
+def face_down(count: int, label: str) -> str:
+    """`count` face-down cards, drawn from the number alone (no card is known here)."""
+    back = '<span class="penang-card penang-back" aria-hidden="true">?</span>'
+    shown = min(count, 25)
+    return (
+        f'<span class="penang-cards" role="img" aria-label="{esc(label)}: {count} cards, '
+        f'face down">{back * shown}</span> <span class="penang-summary">{count}</span>'
+    )
+
+
+def badge(rule: str, tone: str = "") -> str:
+    """A rule id as a badge; its tooltip is the rule book's one-line summary."""
+    summary = RULE_BOOK.get(rule, "")
+    cls = f"penang-badge {tone}".strip()
+    return f'<span class="{cls}" title="{esc(summary)}">{esc(rule)}</span>'
+
+
+# -- frames -------------------------------------------------------------------------------------
+def frame_html(
+    frame: pd.DataFrame,
+    columns: Sequence[str],
+    headers: Sequence[str],
+    cell: Callable[[str, Any, dict[str, Any]], str | None] | None = None,
+    row_class: Callable[[dict[str, Any]], str] | None = None,
+    label: str = "",
+) -> str:
+    """A frame as an HTML table: `cell(column, value, row)` renders a cell (escaped text by
+    default), `row_class(row)` gives a row its classes."""
+    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in headers)
+    body = []
+    for record in frame.to_dict("records"):
+        row = {str(k): v for k, v in record.items()}
+        cells = []
+        for column in columns:
+            value = row[column]
+            text = cell(column, value, row) if cell else None
+            cells.append(f"<td>{esc(value) if text is None else text}</td>")
+        cls = row_class(row) if row_class else ""
+        attr = f' class="{cls}"' if cls else ""
+        body.append(f"<tr{attr}>{''.join(cells)}</tr>")
+    aria = f' aria-label="{esc(label)}"' if label else ""
+    return (
+        f'<div class="penang-scroll"><table class="penang-frame"{aria}><thead><tr>{head}</tr>'
+        f"</thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
+    """The hands frame (`penang_lib.tables.hands_frame`): hidden hands drawn face down, the
+    joker just taken in a swap marked, the mover's and a just-dead player's rows highlighted."""
+    change = change or Changes()
+
+    def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
+        if column == "name":
+            return ("▶ " if row["to_move"] else "") + esc(value)
+        if column == "cards":
+            label = f"{row['name']}'s hand"
+            if value is None:
+                return face_down(row["card_count"], label)
+            marked = change.taken if row["seat"] == change.seat else ()
+            return card_row(value, label, marked, "penang-taken")
+        if column == "points":
+            return "?" if value is None or value is pd.NA else esc(value)
+        if column == "passport":
+            return "yes" if value else "not yet"
+        return None
+
+    def row_class(row: dict[str, Any]) -> str:
+        classes = []
+        if row["seat"] == change.seat or row["seat"] in change.died:
+            classes.append("penang-row-changed")
+        if row["status"].startswith("dead"):
+            classes.append("penang-row-dead")
+        if row["to_move"]:
+            classes.append("penang-row-turn")
+        return " ".join(classes)
+
+    return frame_html(
+        frame,
+        ["name", "status", "card_count", "points", "passport", "cards"],
+        ["Player", "Status", "Cards", "Points", "Passport", "Hand"],
+        cell,
+        row_class,
+        label="hands",
+    )
+
+
+def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
+    """The table frame (`penang_lib.tables.table_frame`): each meld with its owner, the melds
+    this step laid or changed highlighted, the cards just placed marked."""
+    change = change or Changes()
+    if frame.empty:
+        return '<p class="penang-summary">No meld on the table yet.</p>'
+
+    def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
+        if column == "cards":
+            marked = change.left_hand if row["meld"] in change.melds else ()
+            return card_row(value, f"meld {row['meld']}: {row['description']}", marked)
+        return None
+
+    def row_class(row: dict[str, Any]) -> str:
+        return "penang-row-changed" if row["meld"] in change.melds else ""
+
+    return frame_html(
+        frame,
+        ["meld", "owner", "cards", "description"],
+        ["Meld", "Owner", "Cards", "What it is"],
+        cell,
+        row_class,
+        label="table",
+    )
+
+
+def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
+    """The move log frame (`penang_lib.tables.log_frame`) with rule badges, newest first."""
+    if frame.empty:
+        return '<p class="penang-summary">No move yet.</p>'
+    shown = frame.iloc[::-1] if latest_first else frame
+
+    def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
+        if column == "rule":
+            return badge(value)
+        return None
+
+    return frame_html(
+        shown,
+        ["step", "turn", "player", "move", "rule"],
+        ["Step", "Turn", "Player", "Move", "Rule"],
+        cell,
+        label="move log",
+    )
+
+
+def scores_html(frame: pd.DataFrame) -> str:
+    """The scores frame (`penang_lib.tables.scores_frame`), winners marked."""
+
+    def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
+        if column == "winner":
+            return "🏆 wins" if value else ""
+        return None
+
+    def row_class(row: dict[str, Any]) -> str:
+        return "penang-row-changed" if row["winner"] else ""
+
+    return frame_html(
+        frame,
+        ["name", "status", "cards_left", "count", "winner"],
+        ["Player", "Status", "Cards left", "Count", ""],
+        cell,
+        row_class,
+        label="scores",
+    )
+
+
+def events_html(events: Sequence[Event], names: Sequence[str]) -> str:
+    """Each event's sentence (the engine's `explain`) after its rule id badge."""
+    return "".join(f"<p>{badge(e.rule)}{esc(explain(e, names))}</p>" for e in events)
+
+
+def sentence_html(rule: str, sentence: str, ok: bool | None = None) -> str:
+    """One engine sentence with its rule badge, green when allowed and red when refused."""
+    tone = "" if ok is None else ("penang-good" if ok else "penang-bad")
+    return f"<p>{badge(rule, tone)}{esc(sentence)}</p>"
