@@ -1,0 +1,87 @@
+"""MatchSheet: bots play a match deal by deal; the sheet and the chart follow the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from penang_lib.rules import DealerSystem
+from penang_lib.tables import match_frame, match_names
+from widgets.base import OOPS
+from widgets.match import MatchSheet
+
+
+def test_a_new_sheet_says_who_deals_first_and_shows_an_empty_chart() -> None:
+    sheet = MatchSheet(players=3, deals=2, seed=1)
+    assert sheet.match.deals == []
+    names = match_names(sheet.match)
+    assert f"{names[sheet.match.dealer]} was drawn to deal first" in sheet.status.value
+    assert "No deal played yet" in sheet.sheet.value
+    assert sheet.chart.value[:4] == b"\x89PNG"
+
+
+def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
+    sheet = MatchSheet(players=3, deals=3, seed=2)
+    sheet.buttons["Play next deal"].click()
+    match = sheet.match
+    assert len(match.deals) == 1 and match.deals[0].is_over
+    frame = match_frame(match)
+    nxt = frame["next_dealer"].iloc[-1]
+    assert f"{nxt} deals next" in sheet.status.value
+    assert frame["why"].iloc[-1] in sheet.status.value
+    for p, total in enumerate(match.totals):
+        assert f"(total {total})" in sheet.sheet.value, p
+    chart = sheet.chart.value
+    sheet.buttons["Play next deal"].click()
+    assert match.deals[1].names[match.deals[1].dealer] == nxt
+    assert sheet.chart.value != chart  # the chart follows the totals
+
+
+def test_play_the_rest_finishes_the_match_and_names_the_lowest_total() -> None:
+    sheet = MatchSheet(players=4, deals=3, seed=5)
+    sheet.buttons["Play the rest"].click()
+    match = sheet.match
+    assert match.is_over
+    names = match.deals[0].names
+    for w in match.winners():
+        assert names[w] in sheet.status.value
+    assert f"lowest total ({min(match.totals)})" in sheet.status.value
+    assert sheet.buttons["Play next deal"].disabled
+    sheet.play_next()  # nothing more to play
+    assert len(match.deals) == 3
+
+
+def test_the_same_seed_gives_the_same_match() -> None:
+    a = MatchSheet(players=3, deals=2, seed=9)
+    b = MatchSheet(players=3, deals=2, seed=9)
+    a.buttons["Play the rest"].click()
+    b.buttons["Play the rest"].click()
+    assert a.match.totals == b.match.totals
+    assert a.sheet.value == b.sheet.value
+
+
+@pytest.mark.parametrize("system", list(DealerSystem))
+def test_choosing_a_dealer_system_starts_a_match_under_it(system: DealerSystem) -> None:
+    sheet = MatchSheet(players=3, deals=2, seed=3)
+    sheet.buttons["Play next deal"].click()
+    other = next(s for s in DealerSystem if s is not sheet.match.rules.dealer_system)
+    sheet.system.value = other
+    assert sheet.match.rules.dealer_system is other
+    assert sheet.match.deals == []
+    sheet.system.value = system
+    sheet.buttons["Play next deal"].click()
+    word = "won the last deal" if system is DealerSystem.WINNER else "highest count"
+    assert word in sheet.status.value
+
+
+def test_a_failing_callback_shows_a_sentence_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sheet = MatchSheet(players=3, deals=2, seed=1)
+
+    def broken() -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sheet, "play_next", broken)
+    sheet.buttons["Play next deal"].click()
+    assert OOPS in sheet._trouble.value
+    assert sheet._trouble.layout.display == "block"

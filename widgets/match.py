@@ -1,0 +1,203 @@
+"""`MatchSheet`: a match of several deals between bots, scored as the rule book says.
+
+The sheet is `penang_lib.tables.match_frame`: each deal's counts, the running totals, who deals
+next and why (rule `dealer`, under the dealer system chosen), and a bar chart of the totals. The
+lowest total after the agreed number of deals wins the match (rule `scoring`).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import ipywidgets as widgets
+
+from penang_lib.bots import play_move
+from penang_lib.match import Match
+from penang_lib.rules import DealerSystem, Rules
+from penang_lib.simulate import bot_names, seat_bots
+from penang_lib.tables import match_frame, match_names, scores_frame
+from widgets.base import KitWidget, guarded
+from widgets.render import esc, frame_html, scores_html
+
+SYSTEM_LABELS = {
+    DealerSystem.WINNER: "points recorded: the winner deals",
+    DealerSystem.WORST_LOSER: "no points recorded: the worst loser deals",
+}
+
+
+def totals_chart(names: Sequence[str], totals: Sequence[int], title: str) -> bytes:
+    """A bar chart of the running totals as PNG bytes (lowest bar in green: it leads)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(5.0, 2.6), dpi=100)
+    axes = figure.subplots()
+    best = min(totals) if totals else 0
+    colours = ["#1e7d32" if t == best else "#34495e" for t in totals]
+    bars = axes.barh(list(names), list(totals), color=colours)
+    axes.bar_label(bars, padding=3)
+    axes.invert_yaxis()
+    axes.set_xlabel("total points (lowest wins)")
+    axes.set_title(title, fontsize=10)
+    axes.set_xlim(0, max([*totals, 1]) * 1.18)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png")
+    return out.getvalue()
+
+
+class MatchSheet(KitWidget):
+    """A match of `deals` deals between bots: play it deal by deal and watch the totals.
+
+    `bots` are cycled to the seats as in `simulate`; the bots of each deal are seeded from the
+    deal's seed, so the same `seed` gives the same match. Public: `match` (the engine's `Match`),
+    `sheet` (the score sheet HTML), `chart` (the bar chart image), `buttons`.
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        deals: int = 4,
+        bots: str | Sequence[str] = "careful",
+        seed: int | None = None,
+        rules: Rules | None = None,
+        names: Sequence[str] | None = None,
+        four_colour: bool = False,
+    ) -> None:
+        super().__init__(four_colour)
+        self.players = players
+        self.length = deals
+        self.bots = bot_names(bots, players)
+        self.seed = seed
+        self.names = names
+        self.match = Match(players=players, deals=deals, seed=seed, rules=rules, names=names)
+        self.system = widgets.Dropdown(
+            options=[(label, system) for system, label in SYSTEM_LABELS.items()],
+            value=self.match.rules.dealer_system,
+            description="Next dealer",
+            tooltip="Who deals the next deal (rule dealer); changing it starts a new match",
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto", max_width="100%"),
+        )
+        self.buttons = {
+            label: widgets.Button(description=label, tooltip=tip, layout={"width": "auto"})
+            for label, tip in (
+                ("Play next deal", "The bots play the next deal of the match"),
+                ("Play the rest", "The bots play every deal left in the match"),
+                ("New match", "Start again with new deals"),
+            )
+        }
+        self.status = widgets.HTML()
+        self.last_deal = widgets.HTML()
+        self.sheet = widgets.HTML()
+        self.chart = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.buttons["Play next deal"].on_click(self._on_next)
+        self.buttons["Play the rest"].on_click(self._on_rest)
+        self.buttons["New match"].on_click(self._on_new)
+        self.system.observe(self._on_system, names="value")
+        controls = widgets.HBox(
+            [*self.buttons.values(), self.system], layout=widgets.Layout(flex_flow="row wrap")
+        )
+        self._finish(
+            [controls, self.status, self.sheet, self.chart, self.last_deal], "penang-match"
+        )
+        self._render()
+
+    # -- playing -----------------------------------------------------------------------------
+    def play_next(self) -> None:
+        """The bots play the next deal to its end (nothing happens once the match is over)."""
+        if self.match.is_over:
+            return
+        deal = self.match.new_deal()
+        seats = seat_bots(self.bots, deal.seed)
+        while not deal.is_over:
+            play_move(deal, seats[deal.turn])
+        self._render()
+
+    def restart(self, rules: Rules | None = None) -> None:
+        """A new match with the same players and bots (new deals unless a seed was given)."""
+        self.match = Match(
+            players=self.players,
+            deals=self.length,
+            seed=self.seed,
+            rules=rules or self.match.rules,
+            names=self.names,
+        )
+        self._render()
+
+    @guarded
+    def _on_next(self, _: Any) -> None:
+        self.play_next()
+
+    @guarded
+    def _on_rest(self, _: Any) -> None:
+        while not self.match.is_over:
+            self.play_next()
+
+    @guarded
+    def _on_new(self, _: Any) -> None:
+        self.restart()
+
+    @guarded
+    def _on_system(self, change: dict[str, Any]) -> None:
+        system = DealerSystem(change["new"])
+        if system is not self.match.rules.dealer_system:
+            self.restart(replace(self.match.rules, dealer_system=system))
+
+    # -- showing -------------------------------------------------------------------------------
+    def _render(self) -> None:
+        match = self.match
+        names = match_names(match)
+        frame = match_frame(match)
+        played = len([d for d in match.deals if d.is_over])
+        if match.is_over:
+            winners = " and ".join(names[w] for w in match.winners())
+            verb = "share the match" if len(match.winners()) > 1 else "wins the match"
+            status = (
+                f"All {match.length} deals are played: {winners} {verb} with the lowest "
+                f"total ({min(match.totals)})."
+            )
+        elif played:
+            status = (
+                f"{played} of {match.length} deals played. {esc(frame['next_dealer'].iloc[-1])} "
+                f"deals next: {esc(frame['why'].iloc[-1])}"
+            )
+        else:
+            status = (
+                f"A match of {match.length} deals. {names[match.dealer]} was drawn to deal "
+                "first; after each deal the counts add up, and the lowest total wins."
+            )
+        columns = ["deal", "dealer", *names, "winners", "next_dealer", "why"]
+        headers = ["Deal", "Dealer", *names, "Won by", "Deals next", "Why"]
+
+        def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
+            if column in names:
+                total = row[f"{column} total"]
+                return f'{esc(value)} <span class="penang-summary">(total {esc(total)})</span>'
+            return None
+
+        sheet = (
+            frame_html(frame, columns, headers, cell, label="match totals")
+            if not frame.empty
+            else '<p class="penang-summary">No deal played yet.</p>'
+        )
+        last = ""
+        if played:
+            deal = match.deals[-1]
+            last = f"<p><b>Deal {played}</b> in detail:</p>" + scores_html(scores_frame(deal))
+        with self.root.hold_sync():
+            self.status.value = f"<p>{status}</p>"
+            self.sheet.value = sheet
+            self.last_deal.value = last
+            self.buttons["Play next deal"].disabled = match.is_over
+            self.buttons["Play the rest"].disabled = match.is_over
+        self.chart.value = totals_chart(
+            names, match.totals, f"Totals after {played} of {match.length} deals"
+        )
