@@ -29,7 +29,7 @@ def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
     assert f"{nxt} deals next" in sheet.status.value
     assert frame["why"].iloc[-1] in sheet.status.value
     for p, total in enumerate(match.totals):
-        assert f"(total {total})" in sheet.sheet.value, p
+        assert f"<td>{total}</td>" in sheet.sheet.value, p
     chart = sheet.chart.value
     sheet.buttons["Play next deal"].click()
     assert match.deals[1].names[match.deals[1].dealer] == nxt

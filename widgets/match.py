@@ -97,7 +97,9 @@ class MatchSheet(KitWidget):
         self.status = widgets.HTML()
         self.last_deal = widgets.HTML()
         self.sheet = widgets.HTML()
-        self.chart = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.chart = widgets.Image(
+            format="png", layout=widgets.Layout(width="500px", max_width="100%", height="auto")
+        )
         self.buttons["Play next deal"].on_click(self._on_next)
         self.buttons["Play the rest"].on_click(self._on_rest)
         self.buttons["New match"].on_click(self._on_new)
@@ -174,17 +176,11 @@ class MatchSheet(KitWidget):
                 f"A match of {match.length} deals. {names[match.dealer]} was drawn to deal "
                 "first; after each deal the counts add up, and the lowest total wins."
             )
-        columns = ["deal", "dealer", *names, "winners", "next_dealer", "why"]
-        headers = ["Deal", "Dealer", *names, "Won by", "Deals next", "Why"]
-
-        def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
-            if column in names:
-                total = row[f"{column} total"]
-                return f'{esc(value)} <span class="penang-summary">(total {esc(total)})</span>'
-            return None
-
+        columns = ["deal", "dealer", *(f"{n} total" for n in names), "winners", "next_dealer"]
+        headers = ["Deal", "Dealer", *names, "Won", "Next"]
         sheet = (
-            frame_html(frame, columns, headers, cell, label="match totals")
+            '<p class="penang-summary">Running totals after each deal (lowest wins):</p>'
+            + frame_html(frame, columns, headers, label="match totals")
             if not frame.empty
             else '<p class="penang-summary">No deal played yet.</p>'
         )

@@ -26,6 +26,7 @@ FOUR_COLOUR = "penang-four-colour"
 
 STYLESHEET = """
 .penang-kit { font-size: 15px; line-height: 1.4; max-width: 100%; }
+.penang-kit .widget-html-content, .penang-kit .widget-html { line-height: 1.45; height: auto; }
 .penang-kit .penang-card {
   display: inline-block; min-width: 2.3em; padding: 0.15em 0.3em; margin: 0.1em;
   border: 1px solid #8a8a8a; border-radius: 0.35em; background: #fff; color: #1a1a1a;
