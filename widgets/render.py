@@ -62,7 +62,9 @@ STYLESHEET = """
 .penang-kit .penang-explain, .penang-kit .penang-message, .penang-kit .penang-verdict {
   border-left: 4px solid #34495e; background: #f6f8fa; padding: 0.4em 0.6em; margin: 0.3em 0;
 }
-.penang-kit .penang-explain p, .penang-kit .penang-message p { margin: 0.2em 0; }
+.penang-kit .penang-explain p, .penang-kit .penang-message p, .penang-kit .penang-verdict p {
+  margin: 0.2em 0;
+}
 .penang-kit .penang-ok { border-left-color: #1e7d32; }
 .penang-kit .penang-no { border-left-color: #c0392b; }
 .penang-kit .penang-log { max-height: 16em; overflow-y: auto; }
@@ -71,6 +73,17 @@ STYLESHEET = """
 @media (max-width: 600px) {
   .penang-kit { font-size: 14px; }
   .penang-kit .penang-card { min-width: 2em; padding: 0.1em 0.2em; }
+  /* On a phone each hand gets a line of its own under its player's figures. */
+  .penang-kit table.penang-hands tr { display: flex; flex-wrap: wrap; }
+  .penang-kit table.penang-hands th, .penang-kit table.penang-hands td {
+    flex: 0 0 17%; box-sizing: border-box; border-bottom: none; overflow-wrap: anywhere;
+  }
+  .penang-kit table.penang-hands th:first-child,
+  .penang-kit table.penang-hands td:first-child { flex-basis: 32%; }
+  .penang-kit table.penang-hands td:last-child {
+    flex-basis: 100%; border-bottom: 1px solid #ddd;
+  }
+  .penang-kit table.penang-hands th:last-child { display: none; }
 }
 """
 
@@ -125,9 +138,11 @@ def frame_html(
     cell: Callable[[str, Any, dict[str, Any]], str | None] | None = None,
     row_class: Callable[[dict[str, Any]], str] | None = None,
     label: str = "",
+    kind: str = "",
 ) -> str:
     """A frame as an HTML table: `cell(column, value, row)` renders a cell (escaped text by
-    default), `row_class(row)` gives a row its classes."""
+    default), `row_class(row)` gives a row its classes; `kind` adds a class to the table
+    (`penang-hands`, ...) for the stylesheet."""
     head = "".join(f'<th scope="col">{esc(h)}</th>' for h in headers)
     body = []
     for record in frame.to_dict("records"):
@@ -141,8 +156,9 @@ def frame_html(
         attr = f' class="{cls}"' if cls else ""
         body.append(f"<tr{attr}>{''.join(cells)}</tr>")
     aria = f' aria-label="{esc(label)}"' if label else ""
+    cls = f"penang-frame {kind}".strip()
     return (
-        f'<div class="penang-scroll"><table class="penang-frame"{aria}><thead><tr>{head}</tr>'
+        f'<div class="penang-scroll"><table class="{cls}"{aria}><thead><tr>{head}</tr>'
         f"</thead><tbody>{''.join(body)}</tbody></table></div>"
     )
 
@@ -159,7 +175,8 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
             label = f"{row['name']}'s hand"
             if value is None:
                 return face_down(row["card_count"], label)
-            marked = change.taken if row["seat"] == change.seat else ()
+            # A joker taken in a swap lies in the hand as a plain joker.
+            marked = [c.plain for c in change.taken] if row["seat"] == change.seat else []
             return card_row(value, label, marked, "penang-taken")
         if column == "points":
             return "?" if value is None or value is pd.NA else esc(value)
@@ -184,6 +201,7 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
         cell,
         row_class,
         label="hands",
+        kind="penang-hands",
     )
 
 

@@ -1,0 +1,183 @@
+"""widgets.checker.MeldChecker: the verdict follows the typed cards, in the engine's own words."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from penang_lib import CardParseError, check_lay_off, check_meld, check_swap, parse_cards
+from widgets import checker as checker_module
+from widgets import render
+from widgets.base import OOPS
+from widgets.checker import MeldChecker
+
+
+def shown(c: MeldChecker, text: str) -> str:
+    c.entry.value = text
+    value: str = c.verdict.value
+    return value
+
+
+def trouble(c: MeldChecker) -> str:
+    value: str = c._trouble.value
+    return value
+
+
+def test_hooks_and_empty_prompt():
+    c = MeldChecker()
+    assert "penang-checker" in c.root._dom_classes
+    assert "penang-kit" in c.root._dom_classes
+    assert "5H 6H JK" in c.entry.placeholder
+    assert c.entry.description == "Cards"
+    assert c.entry.continuous_update is True
+    assert "penang-verdict" in c.verdict._dom_classes
+    assert c.target is None and c.toggles == []
+    assert "Type some cards" in c.verdict.value
+    assert any(w is c.verdict for w in c.walk())
+
+
+def test_corner_is_named_with_rule_run():
+    c = MeldChecker()
+    html = shown(c, "KH AH 2H")
+    verdict = check_meld("KH AH 2H")
+    assert not verdict.ok and verdict.rule == "run"
+    assert "corner" in verdict.reason
+    assert render.esc(verdict.reason) in html
+    assert render.badge("run", "penang-bad") in html
+    assert "penang-no" in c.verdict._dom_classes
+
+
+def test_set_with_repeated_suits():
+    c = MeldChecker(value="7H 7H 7C")
+    html = c.verdict.value
+    verdict = check_meld("7H 7H 7C")
+    assert verdict.ok and verdict.kind == "set"
+    assert "a set" in html
+    assert render.esc(verdict.reason) in html
+    assert render.badge(verdict.rule, "penang-good") in html
+    assert "penang-ok" in c.verdict._dom_classes
+
+
+def test_every_reading_is_listed():
+    c = MeldChecker()
+    html = shown(c, "JK JK 5D")
+    readings = check_meld("JK JK 5D").readings
+    assert len(readings) > 1
+    assert html.count("<li>") == len(readings)
+    for reading in readings:
+        assert render.card_row(reading.cards, f"{reading.description}: {reading.symbols}") in html
+        assert "🃏=" in reading.symbols  # jokers show what they stand for
+    assert "a set or a run" in html
+
+
+def test_bad_token_shows_the_parse_message():
+    c = MeldChecker()
+    with pytest.raises(CardParseError) as caught:
+        parse_cards("5H XX 7H")
+    html = shown(c, "5H XX 7H")
+    assert render.esc(str(caught.value)) in html
+    assert "XX" in html
+    assert "penang-no" in c.verdict._dom_classes
+    assert OOPS not in trouble(c)
+    # the tone follows the next verdict
+    shown(c, "5H 6H 7H")
+    assert "penang-ok" in c.verdict._dom_classes
+    assert "penang-no" not in c.verdict._dom_classes
+
+
+def test_verdict_updates_on_every_value_change():
+    c = MeldChecker()
+    seen = []
+    for text in ["5", "5H", "5H 6H", "5H 6H 7", "5H 6H 7H", "5H 6H 7H 8S", ""]:
+        html = shown(c, text)
+        seen.append(html)
+        if text.strip():
+            try:
+                reason = check_meld(text).reason
+            except CardParseError as error:
+                reason = str(error)
+            assert render.esc(reason) in html, text
+    assert all(a != b for a, b in itertools.pairwise(seen))
+    assert "Type some cards" in seen[-1]
+
+
+def test_against_a_table_meld_lay_off_refused_swap_allowed():
+    c = MeldChecker(table=["5H 6H JK@7H", "9S 9D JK"])
+    assert c.target is not None
+    assert c.target.description == "Against"
+    assert c.target.options[0] == ("a new meld", None)
+    assert c.target.value is None
+    labels = [label for label, _ in c.target.options]
+    assert labels[1].startswith("meld 0: 5♥ 6♥ 🃏=7♥")
+    assert labels[2].startswith("meld 1: 9♠ 9♦ 🃏")
+
+    before = shown(c, "7H")
+    assert "Against" not in before  # a new meld: only the meld check
+    c.target.index = 1
+    html = c.verdict.value
+    lay = check_lay_off("5H 6H JK@7H", "7H")
+    swap = check_swap("5H 6H JK@7H", "7H")
+    assert not lay.ok and swap.ok
+    assert render.sentence_html(lay.rule, lay.reason, ok=False) in html
+    assert render.sentence_html(swap.rule, f"May replace a joker: {swap.reason}", ok=True) in html
+    # the meld check stays
+    assert render.esc(check_meld("7H").reason) in html
+
+
+def test_each_typed_card_is_checked_against_the_meld():
+    c = MeldChecker(table=["5H 6H JK@7H"])
+    c.target.index = 1
+    html = shown(c, "8H 4S")
+    for card in ("8H", "4S"):
+        lay = check_lay_off("5H 6H JK@7H", card)
+        swap = check_swap("5H 6H JK@7H", card)
+        lay_text = f"May be laid off: {lay.reason}" if lay.ok else lay.reason
+        assert render.sentence_html(lay.rule, lay_text, ok=lay.ok) in html
+        assert render.sentence_html(swap.rule, swap.reason, ok=swap.ok) in html
+    c.target.value = None
+    assert "Against" not in c.verdict.value
+
+
+def test_hand_toggles_fill_the_text():
+    c = MeldChecker(hand="7H 8H 8H 9S JK")
+    assert [t.description for t in c.toggles] == ["7♥", "8♥", "8♥", "9♠", "🃏"]
+    assert [t.tooltip for t in c.toggles] == [card.name for card in parse_cards("7H 8H 8H 9S JK")]
+    assert all("penang-hand-card" in t._dom_classes for t in c.toggles)
+    assert "penang-red" in c.toggles[0]._dom_classes
+    first = list(c.toggles)
+
+    c.toggles[1].value = True
+    c.toggles[2].value = True
+    c.toggles[4].value = True
+    assert c.entry.value == "8H 8H JK"
+    assert render.esc(check_meld("8H 8H JK").reason) in c.verdict.value
+
+    c.toggles[1].value = False
+    assert c.entry.value == "8H JK"
+    assert [t.value for t in c.toggles] == [False, False, True, False, True]
+
+    # typing presses the typed cards' toggles, each copy once
+    c.entry.value = "9S 8H 8H 8H"
+    assert [t.value for t in c.toggles] == [False, True, True, True, False]
+    # a bad token does not break the toggles: clicking still adds and removes cards
+    c.entry.value = "9S XX"
+    assert [t.value for t in c.toggles] == [False, False, False, True, False]
+    c.toggles[0].value = True
+    assert c.entry.value == "9S XX 7H"
+    c.toggles[3].value = False
+    assert c.entry.value == "XX 7H"
+    assert OOPS not in trouble(c)
+    assert c.toggles == first  # created once
+
+
+def test_a_callback_failure_shows_one_sentence(monkeypatch: pytest.MonkeyPatch):
+    c = MeldChecker()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(checker_module, "check_meld", broken)
+    c.entry.value = "5H 6H 7H"  # no exception escapes
+    assert OOPS in trouble(c)
+    assert c._trouble.layout.display == "block"

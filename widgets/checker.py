@@ -1,0 +1,315 @@
+"""`MeldChecker`: type cards (or pick them from a hand) and read the engine's verdict at once.
+
+The learner writes cards in the notation (`5H 6H JK`); as they type, the verdict box says whether
+the cards make a run or a set, or exactly why not (rules `meld`, `run`, `set`, `joker`, `deck`),
+and lists every reading, jokers showing what they stand for. Against a table meld chosen in the
+"Against" menu, each typed card is checked for a lay-off (rule `lay-off`) and a swap (rule `swap`).
+
+No rule logic lives here: every answer is a `Verdict` of `penang_lib.check_meld`,
+`check_lay_off` or `check_swap`, shown with its own sentence and rule id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from penang_lib import (
+    Card,
+    CardParseError,
+    Meld,
+    Rules,
+    Verdict,
+    check_lay_off,
+    check_meld,
+    check_swap,
+    parse_cards,
+)
+from penang_lib.cards import card_classes, cards_symbols
+from widgets import render
+from widgets.base import KitWidget, guarded
+
+PLACEHOLDER = "type cards, e.g. 5H 6H JK"
+"""The text box's placeholder (the outside hook looks for `5H 6H JK` in it)."""
+
+NEW_MELD = "a new meld"
+"""The "Against" choice that checks the typed cards as a meld of their own."""
+
+TableMeld = Meld | str
+"""A table meld as the checker keeps it: a read `Meld`, or text whose jokers have several
+readings (the rule checks then try each)."""
+
+
+def read_table_meld(item: str | Meld) -> TableMeld:
+    """A table meld given as text becomes the engine's one reading of it; text with several
+    readings (or none) stays text, so the rule checks judge it themselves."""
+    if isinstance(item, Meld):
+        return item
+    verdict = check_meld(item)
+    if verdict.ok and len(verdict.readings) == 1 and verdict.reading is not None:
+        return verdict.reading
+    return item
+
+
+def meld_cards(meld: TableMeld) -> list[Card]:
+    """The cards of a table meld as they lie (noted jokers for a read meld)."""
+    return list(meld.cards) if isinstance(meld, Meld) else parse_cards(meld)
+
+
+def meld_label(number: int, meld: TableMeld) -> str:
+    """The menu label of table meld `number`: its cards with suit symbols and what it is."""
+    shown = meld.symbols if isinstance(meld, Meld) else cards_symbols(parse_cards(meld))
+    what = f" ({meld.description})" if isinstance(meld, Meld) else ""
+    return f"meld {number}: {shown}{what}"
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"[\s,]+", text.strip()) if t]
+
+
+def _token_card(token: str) -> Card | None:
+    """The card a single typed token names, or None when it is not one card."""
+    try:
+        cards = parse_cards(token)
+    except CardParseError:
+        return None
+    return cards[0] if len(cards) == 1 else None
+
+
+def _kinds(verdict: Verdict) -> str:
+    """ "a run", "a set", or "a set or a run" for a meld that reads both ways."""
+    kinds: list[str] = []
+    for reading in verdict.readings:
+        if reading.kind.value not in kinds:
+            kinds.append(reading.kind.value)
+    if not kinds and verdict.kind:
+        kinds.append(verdict.kind)
+    return " or ".join(f"a {k}" for k in kinds)
+
+
+class MeldChecker(KitWidget):
+    """Check typed (or picked) cards as a meld, and against a table meld for lay-off and swap.
+
+    `table`: melds on the table (text such as `"5H 6H JK@7H"` or `Meld` values) to check against;
+    `hand`: cards the learner may pick with toggle buttons; `rules`: the rule set (default
+    `Rules()`); `value`: the text to start with; `four_colour`: a four-colour deck.
+
+    Public: `entry` (the `Text` box), `verdict` (the `HTML` verdict, class `penang-verdict`),
+    `target` (the "Against" `Dropdown`, or None without a table), `toggles` (one `ToggleButton`
+    per card of the hand), `hand` (its cards) and `table` (the melds as read).
+    """
+
+    def __init__(
+        self,
+        table: Sequence[str | Meld] | None = None,
+        hand: str | Sequence[Card] | None = None,
+        rules: Rules | None = None,
+        value: str = "",
+        four_colour: bool = False,
+    ) -> None:
+        super().__init__(four_colour)
+        self.rules = rules or Rules()
+        self.table: list[TableMeld] = [read_table_meld(m) for m in (table or ())]
+        self.hand: list[Card] = [] if hand is None else parse_cards(hand)
+        self._syncing = False
+
+        self.entry = widgets.Text(
+            value=value,
+            description="Cards",
+            placeholder=PLACEHOLDER,
+            tooltip="Cards to check, in notation: rank then suit (5H, 10S, AD), JK for a joker",
+            continuous_update=True,
+            layout=widgets.Layout(width="auto", min_width="18em"),
+        )
+        self.entry.add_class("penang-entry")
+
+        self.target: Any = None
+        if self.table:
+            options: list[tuple[str, TableMeld | None]] = [(NEW_MELD, None)]
+            options += [(meld_label(i, m), m) for i, m in enumerate(self.table)]
+            self.target = widgets.Dropdown(
+                options=options,
+                value=None,
+                description="Against",
+                tooltip="Check the cards as a new meld, or against a meld on the table",
+                layout=widgets.Layout(width="auto"),
+            )
+            self.target.observe(self._on_target, names="value")
+
+        self.toggles: list[Any] = []
+        for card in self.hand:
+            toggle = widgets.ToggleButton(
+                value=False,
+                description=card.symbol,
+                tooltip=card.name,
+                layout=widgets.Layout(width="auto", min_width="3.2em"),
+            )
+            toggle.add_class("penang-hand-card")
+            # The shared stylesheet colours these classes (red suits, four-colour deck).
+            for cls in card_classes(card).split():
+                if cls != "penang-card":
+                    toggle.add_class(cls)
+            toggle.observe(self._on_toggle, names="value")
+            self.toggles.append(toggle)
+
+        self.verdict = widgets.HTML("")
+        self.verdict.add_class("penang-verdict")
+
+        children: list[Any] = [self.entry]
+        if self.target is not None:
+            children.append(self.target)
+        if self.toggles:
+            row = widgets.HBox(self.toggles, layout=widgets.Layout(flex_flow="row wrap"))
+            row.add_class("penang-hand")
+            children.append(row)
+        children.append(self.verdict)
+
+        self.entry.observe(self._on_text, names="value")
+        self._show()
+        self._sync_toggles()
+        self._finish(children, "penang-checker")
+
+    # -- callbacks ----------------------------------------------------------------------------
+    @guarded
+    def _on_text(self, change: dict[str, Any]) -> None:
+        self._show()
+        self._sync_toggles()
+
+    @guarded
+    def _on_target(self, change: dict[str, Any]) -> None:
+        self._show()
+
+    @guarded
+    def _on_toggle(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        owner = change["owner"]
+        card = next(self.hand[i] for i, t in enumerate(self.toggles) if t is owner)
+        tokens = _tokens(self.entry.value)
+        if change["new"]:
+            tokens.append(str(card))
+        else:
+            for i, token in enumerate(tokens):
+                typed = _token_card(token)
+                if typed is not None and typed.plain == card:
+                    del tokens[i]
+                    break
+        self.entry.value = " ".join(tokens)
+
+    def _sync_toggles(self) -> None:
+        """Press exactly the hand's cards that are typed (each copy once), keeping pressed the
+        toggles that already are, so typing and clicking agree."""
+        if not self.toggles:
+            return
+        wanted = Counter(
+            c.plain for c in map(_token_card, _tokens(self.entry.value)) if c is not None
+        )
+        states = [False] * len(self.toggles)
+        for keep_pressed in (True, False):
+            for i, (card, toggle) in enumerate(zip(self.hand, self.toggles, strict=True)):
+                if states[i] or bool(toggle.value) is not keep_pressed:
+                    continue
+                if wanted[card] > 0:
+                    wanted[card] -= 1
+                    states[i] = True
+        self._syncing = True
+        try:
+            for toggle, state in zip(self.toggles, states, strict=True):
+                toggle.value = state
+        finally:
+            self._syncing = False
+
+    # -- the verdict -------------------------------------------------------------------------
+    def _show(self) -> None:
+        body, tone = self.verdict_html(self.entry.value)
+        with self.verdict.hold_sync():
+            self.verdict.value = body
+            for cls in ("penang-ok", "penang-no"):
+                if cls != tone:
+                    self.verdict.remove_class(cls)
+            if tone:
+                self.verdict.add_class(tone)
+
+    def verdict_html(self, text: str) -> tuple[str, str]:
+        """What the verdict box shows for `text`, and its tone class ("" when nothing typed)."""
+        if not text.strip():
+            pick = ", or pick them from the hand" if self.toggles else ""
+            return (
+                f"<p>Type some cards to check them{pick}: for example 5H 6H JK.</p>",
+                "",
+            )
+        try:
+            cards = parse_cards(text)
+        except CardParseError as error:
+            return (
+                f"<p><strong>That is not a card.</strong> {render.esc(error)}</p>",
+                "penang-no",
+            )
+        against = self.target.value if self.target is not None else None
+        parts: list[str] = []
+        ok = True
+        if against is not None:
+            against_html, against_ok = self._against_html(cards, self.target.index - 1)
+            parts.append(against_html)
+            ok = against_ok
+        meld = check_meld(cards, self.rules)
+        if against is not None:
+            parts.append("<p><strong>As a new meld:</strong></p>")
+        else:
+            ok = meld.ok
+        parts.append(self._meld_html(meld))
+        return "".join(parts), "penang-ok" if ok else "penang-no"
+
+    def _meld_html(self, verdict: Verdict) -> str:
+        if verdict.ok:
+            head = f"<p><strong>Yes: {render.esc(_kinds(verdict))}.</strong></p>"
+        else:
+            head = "<p><strong>Not a meld.</strong></p>"
+        parts = [head, render.sentence_html(verdict.rule, verdict.reason, ok=verdict.ok)]
+        if verdict.readings:
+            many = len(verdict.readings) > 1
+            title = "Readings (the player chooses one):" if many else "Reading:"
+            items = "".join(
+                f"<li>{render.card_row(r.cards, f'{r.description}: {r.symbols}')} "
+                f'<span class="penang-summary">{render.esc(r.description)}</span></li>'
+                for r in verdict.readings
+            )
+            parts.append(
+                f'<p class="penang-summary">{title}</p><ul class="penang-readings">{items}</ul>'
+            )
+        return "".join(parts)
+
+    def _against_html(self, cards: Sequence[Card], number: int) -> tuple[str, bool]:
+        """Each typed card against table meld `number`: lay-off and swap, in the engine's words;
+        and whether any card may be laid off or swapped in."""
+        meld = self.table[number]
+        shown = meld_cards(meld)
+        parts = [
+            f"<p><strong>Against meld {number}:</strong> "
+            f"{render.card_row(shown, f'meld {number}: {cards_symbols(shown)}')}</p>"
+        ]
+        if not cards:
+            return "".join(parts), False
+        any_ok = False
+        seen: list[Card] = []
+        for card in cards:
+            if card in seen:
+                continue
+            seen.append(card)
+            lay = check_lay_off(meld, card, self.rules)
+            swap = check_swap(meld, card, self.rules)
+            any_ok = any_ok or lay.ok or swap.ok
+            lay_text = f"May be laid off: {lay.reason}" if lay.ok else lay.reason
+            swap_text = f"May replace a joker: {swap.reason}" if swap.ok else swap.reason
+            parts.append(
+                '<div class="penang-against">'
+                f"<p>{render.card_row([card], card.name)}</p>"
+                f"{render.sentence_html(lay.rule, lay_text, ok=lay.ok)}"
+                f"{render.sentence_html(swap.rule, swap_text, ok=swap.ok)}"
+                "</div>"
+            )
+        return "".join(parts), any_ok

@@ -1,0 +1,605 @@
+"""`PlayTable`: the learner plays one seat of a deal against bots.
+
+The learner's hand is a row of toggle buttons (click cards to select them); Meld, Lay off, Swap
+and End turn send the selection to the engine as a move, and the engine's answer is shown: the
+sentences of what happened, or the rule id and the reason a try was refused (the deal is then
+unchanged). A Dead that is due is announced with the engine's reason and played with one click;
+an empty hand is closed with Call Game. When a plain joker could stand for more than one card the
+engine refuses it, and the learner picks one of the readings instead.
+
+The bots play from `PlayerView.of(deal)` (their own hand and the public state), one move per click
+of `Bot move`, or all of them up to the learner's next turn with `Bots to my turn`; each bot move
+shows its events' sentences and the bot's own one-line reason.
+
+Hidden information: no widget of the tree ever holds a card of another hand while the deal is
+being played (the other hands are drawn face down from their sizes, see `render.face_down`); at
+the end every hand is shown. The widget tree is built once; a step only changes values.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from penang_lib import tables
+from penang_lib.bots import Bot, CarefulBot, Choice, make_bot, play_move
+from penang_lib.cards import CARD_COLOURS, Card, parse_cards
+from penang_lib.checks import check_meld
+from penang_lib.deal import Deal, Status
+from penang_lib.events import Event
+from penang_lib.explain import explain
+from penang_lib.melds import Meld
+from penang_lib.moves import (
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    IllegalMove,
+    LayOff,
+    MeldMove,
+    Move,
+    Swap,
+)
+from penang_lib.rules import Rules
+from penang_lib.simulate import bot_names
+from penang_lib.view import PlayerView
+from widgets import render
+from widgets.base import KitWidget, guarded
+
+ACTION_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game", "Hint")
+"""The buttons of the learner's turn (disabled while a bot is to move)."""
+BOT_BUTTONS = ("Bot move", "Bots to my turn")
+"""The buttons that advance the bots (disabled on the learner's turn)."""
+
+TOOLTIPS = {
+    "Meld": "Lay the selected cards from your hand as a meld (a run or a set)",
+    "Lay off": "Add the one selected card to the meld chosen in 'Meld on table'",
+    "Swap": "Put the one selected card in place of a joker in the chosen meld and take the joker",
+    "End turn": "End your turn (after at least one meld or lay-off)",
+    "Declare Dead": "You can make no meld and no lay-off: declare Dead",
+    "Call Game": "Your hand is empty: call Game and win the deal",
+    "Hint": "Ask the careful bot for a legal move, and why",
+    "Bot move": "Play the next bot move and show why the bot chose it",
+    "Bots to my turn": "Let the bots play until it is your turn again (or the deal ends)",
+    "New deal": "Start a fresh deal with the same seats and bots",
+    "Use this reading": "Play the move with the joker standing for the card chosen on the left",
+}
+
+BUTTON_STYLES = {
+    "Meld": "primary",
+    "Declare Dead": "danger",
+    "Call Game": "success",
+    "Use this reading": "primary",
+}
+
+FOUR_COLOURS = {**CARD_COLOURS, "D": "#1f5fbf", "C": "#1e7d32"}
+"""Ink per suit on the toggles for a four-colour deck (the stylesheet's blue and green)."""
+
+MAX_BOT_MOVES = 20_000
+"""`Bots to my turn` stops after this many moves (a deal that long is a bug, not a deal)."""
+SHOWN_BOT_MOVES = 12
+"""How many of the bot moves of one `Bots to my turn` the message lists (the log has them all)."""
+
+
+def _p(text: str) -> str:
+    return f"<p>{render.esc(text)}</p>"
+
+
+def _distinct(melds: Sequence[Meld]) -> list[Meld]:
+    """The melds that mean different things (the same cards in another order are one)."""
+    seen: set[tuple[Card, ...]] = set()
+    out = []
+    for meld in melds:
+        key = tuple(sorted(meld.cards, key=Card.sort_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(meld)
+    return out
+
+
+class PlayTable(KitWidget):
+    """The learner plays seat `seat` against bots.
+
+    With `deal` given, that deal is played (its players, names and seat layout; it may already be
+    under way); otherwise `Deal(players=players, seed=seed, rules=rules)`. `bots` (a name or a
+    comma-separated text or a list: "careful", "greedy", "random") are cycled to the other seats
+    clockwise from the learner's left; each bot is `make_bot(name, deal.seed * 10 + its seat)`.
+
+    Public: `deal` (the current `Deal`), `seat`, `toggles` (the learner's card toggles in display
+    order; hidden ones hold no card), `buttons` (description -> Button), `message` (the
+    `penang-message` HTML), `target` (the "Meld on table" dropdown), `readings` (the "Joker stands
+    for" chooser), `chooser` (its box), `bots` (seat -> bot), `select(text)`, `walk()`.
+    """
+
+    def __init__(
+        self,
+        seat: int = 0,
+        players: int = 4,
+        bots: str | Sequence[str] = "careful",
+        seed: int | None = None,
+        deal: Deal | None = None,
+        rules: Rules | None = None,
+        four_colour: bool = False,
+    ) -> None:
+        super().__init__(four_colour)
+        if deal is None:
+            deal = Deal(players=players, seed=seed, rules=rules)
+        if not 0 <= seat < deal.players:
+            raise ValueError(f"the learner's seat must be from 0 to {deal.players - 1}")
+        self.seat = seat
+        self.deal = deal
+        self._seeded = seed is not None
+        self._bot_spec: str | Sequence[str] = bots
+        self.bots: dict[int, Bot] = self._make_bots(deal)
+        self._shown: list[Card] = []
+        """The card of each visible toggle, in display order."""
+        self._choices: list[Move] = []
+        """The move behind each option of the reading chooser."""
+        self._target_options: tuple[tuple[str, int], ...] = ()
+
+        layout = widgets.Layout
+        wrap = layout(flex_flow="row wrap", align_items="center", max_width="100%")
+        self.status = widgets.HTML("")
+        self.status.add_class("penang-status")
+        self.hands = widgets.HTML("", layout=layout(max_width="100%"))
+        self.hands.add_class("penang-hands")
+        self.table_view = widgets.HTML("", layout=layout(max_width="100%"))
+        self.table_view.add_class("penang-table")
+
+        pool = max(deal.rules.hand_size(deal.players), sum(deal.initial_hands[seat]))
+        self.toggles: list[Any] = []
+        for _ in range(pool):
+            toggle = widgets.ToggleButton(
+                value=False,
+                description="",
+                tooltip="",
+                layout=layout(width="auto", min_width="3.2em", display="none"),
+            )
+            toggle.style.font_weight = "bold"
+            toggle.add_class("penang-card")
+            self.toggles.append(toggle)
+        hand_label = widgets.HTML(
+            '<span class="penang-summary">Your hand (click cards to select them):</span>'
+        )
+        self.hand_box = widgets.HBox(self.toggles, layout=wrap)
+        self.hand_box.add_class("penang-hand")
+
+        self.buttons: dict[str, Any] = {}
+        for name in (*ACTION_BUTTONS, *BOT_BUTTONS, "New deal", "Use this reading"):
+            button = widgets.Button(
+                description=name,
+                tooltip=TOOLTIPS[name],
+                button_style=BUTTON_STYLES.get(name, ""),
+                layout=layout(width="auto"),
+            )
+            self.buttons[name] = button
+        self.target = widgets.Dropdown(
+            description="Meld on table",
+            tooltip="The table meld that Lay off and Swap play on",
+            options=[],
+            style={"description_width": "initial"},
+            layout=layout(width="auto", max_width="100%"),
+        )
+        actions = widgets.HBox(
+            [self.target, *(self.buttons[n] for n in ACTION_BUTTONS)], layout=wrap
+        )
+        self.readings = widgets.Dropdown(
+            description="Joker stands for",
+            tooltip="Choose which card the joker stands for",
+            options=[],
+            style={"description_width": "initial"},
+            layout=layout(width="auto", max_width="100%"),
+        )
+        self.chooser = widgets.HBox(
+            [self.readings, self.buttons["Use this reading"]],
+            layout=layout(flex_flow="row wrap", align_items="center", display="none"),
+        )
+        self.chooser.add_class("penang-readings")
+        self.message = widgets.HTML("", layout=layout(max_width="100%"))
+        self.message.add_class("penang-message")
+        bot_row = widgets.HBox(
+            [*(self.buttons[n] for n in BOT_BUTTONS), self.buttons["New deal"]], layout=wrap
+        )
+        mine = widgets.VBox(
+            [hand_label, self.hand_box, actions, self.chooser, self.message, bot_row]
+        )
+        mine.add_class("penang-play-mine")
+        self.scores = widgets.HTML("", layout=layout(display="none", max_width="100%"))
+        self.scores.add_class("penang-scores")
+        self.log = widgets.HTML("", layout=layout(max_width="100%"))
+        self.log.add_class("penang-log")
+
+        handlers = {
+            "Meld": self._on_meld,
+            "Lay off": self._on_lay_off,
+            "Swap": self._on_swap,
+            "End turn": self._on_end_turn,
+            "Declare Dead": self._on_dead,
+            "Call Game": self._on_game,
+            "Hint": self._on_hint,
+            "Bot move": self._on_bot_move,
+            "Bots to my turn": self._on_bots_to_me,
+            "New deal": self._on_new_deal,
+            "Use this reading": self._on_reading,
+        }
+        for name, handler in handlers.items():
+            self.buttons[name].on_click(handler)
+
+        # The table right above the learner's hand, actions and message (on a phone the hand
+        # comes before the long list of hands); the hands, then the log, below.
+        self._finish(
+            [self.status, self.table_view, mine, self.scores, self.hands, self.log], "penang-play"
+        )
+        self._show_start()
+
+    # -- public helpers ------------------------------------------------------------------------
+    def select(self, text: str) -> None:
+        """Select exactly the toggles of the given cards (e.g. "5H 6H JK"); a card the learner
+        does not hold raises ValueError."""
+        missing = self._mark([c.plain for c in parse_cards(text)])
+        if missing is not None:
+            raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
+
+    def selected(self) -> list[Card]:
+        """The cards of the selected toggles, in display order."""
+        return [c for c, t in zip(self._shown, self.toggles, strict=False) if t.value]
+
+    # -- set-up --------------------------------------------------------------------------------
+    def _make_bots(self, deal: Deal) -> dict[int, Bot]:
+        others = [(self.seat + k) % deal.players for k in range(1, deal.players)]
+        names = bot_names(self._bot_spec, len(others))
+        return {
+            p: make_bot(name, deal.seed * 10 + p) for p, name in zip(others, names, strict=True)
+        }
+
+    def _show_start(self, lead: str = "") -> None:
+        deal = self.deal
+        intro = lead + _p(f"You play {deal.names[self.seat]}.")
+        if deal.move_stack:
+            self._render(deal.event_stack[-1], deal.movers[-1], intro)
+        else:
+            self._render(deal.start_events, None, intro)
+
+    # -- callbacks: the learner's moves ----------------------------------------------------------
+    @guarded
+    def _on_meld(self, _button: Any = None) -> None:
+        cards = self.selected()
+        err = self._push(MeldMove(tuple(cards)))
+        if err is not None and err.rule == "joker":
+            readings = _distinct(check_meld(cards, self.deal.rules).readings)
+            if len(readings) > 1:
+                self._offer([(m.symbols, MeldMove(m.cards)) for m in readings], err)
+
+    @guarded
+    def _on_lay_off(self, _button: Any = None) -> None:
+        card = self._one_card("lay off")
+        if card is None:
+            return
+        target = self._target()
+        err = self._push(LayOff(target, card))
+        if err is not None and err.rule == "joker" and 0 <= target < len(self.deal.table):
+            meld = self.deal.table[target]
+            options = []
+            for result in _distinct(meld.lay_off_results(card)):
+                noted = result.cards[0] if result.low < meld.low else result.cards[-1]
+                options.append((f"{noted.symbol} (making {result.symbols})", LayOff(target, noted)))
+            if len(options) > 1:
+                self._offer(options, err)
+
+    @guarded
+    def _on_swap(self, _button: Any = None) -> None:
+        card = self._one_card("swap")
+        if card is not None:
+            self._push(Swap(self._target(), card))
+
+    @guarded
+    def _on_end_turn(self, _button: Any = None) -> None:
+        self._push(EndTurn())
+
+    @guarded
+    def _on_dead(self, _button: Any = None) -> None:
+        self._push(DeclareDead())
+
+    @guarded
+    def _on_game(self, _button: Any = None) -> None:
+        self._push(DeclareGame())
+
+    @guarded
+    def _on_reading(self, _button: Any = None) -> None:
+        index = self.readings.value
+        if not isinstance(index, int) or not 0 <= index < len(self._choices):
+            self._say(_p("Choose a reading first, then click Use this reading."))
+            return
+        self._push(self._choices[index])
+
+    @guarded
+    def _on_hint(self, _button: Any = None) -> None:
+        if not self._my_turn():
+            self._say(_p("A hint is for your own turn."))
+            return
+        choice = CarefulBot().choose(PlayerView.of(self.deal))
+        move = choice.move
+        if isinstance(move, MeldMove):
+            self._mark([c.plain for c in move.cards])
+        elif isinstance(move, LayOff | Swap):
+            self._mark([move.card.plain])
+            if 0 <= move.target < len(self._target_options):
+                self.target.value = move.target
+        self._hide_chooser()
+        self._say(_p(f"Hint: {move.label()} — {choice.why}"))
+
+    # -- callbacks: the bots --------------------------------------------------------------------
+    @guarded
+    def _on_bot_move(self, _button: Any = None) -> None:
+        if not self._bots_to_move():
+            self._say(_p("No bot is to move now."))
+            return
+        seat = self.deal.turn
+        choice = play_move(self.deal, self.bots[seat])
+        self._render(
+            self.deal.event_stack[-1],
+            seat,
+            self._bot_line(seat, choice),
+            f"<p><b>Why:</b> {render.esc(choice.why)}</p>",
+        )
+
+    @guarded
+    def _on_bots_to_me(self, _button: Any = None) -> None:
+        if not self._bots_to_move():
+            self._say(_p("No bot is to move now."))
+            return
+        played: list[tuple[int, Choice]] = []
+        while self._bots_to_move() and len(played) < MAX_BOT_MOVES:
+            seat = self.deal.turn
+            played.append((seat, play_move(self.deal, self.bots[seat])))
+        lines = "".join(
+            self._bot_line(seat, c, f" Why: {c.why}") for seat, c in played[-SHOWN_BOT_MOVES:]
+        )
+        earlier = len(played) - SHOWN_BOT_MOVES
+        if earlier > 0:
+            lines = _p(f"… and {earlier} earlier bot moves (see the move log).") + lines
+        lead = _p(f"The bots played {len(played)} move{'s' if len(played) != 1 else ''}:") + lines
+        self._render(self.deal.event_stack[-1], played[-1][0], lead)
+
+    @guarded
+    def _on_new_deal(self, _button: Any = None) -> None:
+        old = self.deal
+        seed = old.seed + 1 if self._seeded else None
+        self.deal = Deal(players=old.players, seed=seed, rules=old.rules, names=old.names)
+        self.bots = self._make_bots(self.deal)
+        self._show_start(_p("A new deal."))
+
+    # -- moves and messages ----------------------------------------------------------------------
+    def _push(self, move: Move) -> IllegalMove | None:
+        """Push the learner's move: show its events, or the engine's refusal (nothing changes)."""
+        try:
+            events = self.deal.push(move, self.seat)
+        except IllegalMove as err:
+            self._hide_chooser()
+            self._say(render.sentence_html(err.rule, err.reason, ok=False), refused=True)
+            return err
+        self._render(events, self.seat)
+        return None
+
+    def _offer(self, options: Sequence[tuple[str, Move]], err: IllegalMove) -> None:
+        """Show the reading chooser with `options` (label, move) after the engine's refusal."""
+        self._choices = [move for _, move in options]
+        with self.readings.hold_sync():
+            self.readings.options = [(label, i) for i, (label, _) in enumerate(options)]
+            self.readings.value = 0
+        self.chooser.layout.display = "flex"
+        self._say(
+            render.sentence_html(err.rule, err.reason, ok=False)
+            + _p("Choose what the joker stands for below, then click Use this reading."),
+            refused=True,
+        )
+
+    def _hide_chooser(self) -> None:
+        if self.chooser.layout.display != "none":
+            self.chooser.layout.display = "none"
+            self._choices = []
+            self.readings.options = []
+
+    def _one_card(self, what: str) -> Card | None:
+        cards = self.selected()
+        if len(cards) != 1:
+            self._hide_chooser()
+            self._say(
+                _p(
+                    f"Select exactly one card of your hand to {what} (you selected "
+                    f"{len(cards)}), and choose the meld in 'Meld on table'."
+                )
+            )
+            return None
+        return cards[0]
+
+    def _target(self) -> int:
+        """The chosen table meld; with none, a number the engine will say does not exist."""
+        value = self.target.value
+        return value if isinstance(value, int) else len(self.deal.table)
+
+    def _say(self, html: str, refused: bool = False) -> None:
+        with self.message.hold_sync():
+            self.message.value = html
+            if refused:
+                self.message.add_class("penang-no")
+            else:
+                self.message.remove_class("penang-no")
+
+    def _bot_line(self, seat: int, choice: Choice, tail: str = "") -> str:
+        bot = self.bots[seat]
+        return _p(f"{self.deal.names[seat]} ({bot.name} bot): {choice.move.label()}.{tail}")
+
+    def _mark(self, cards: Sequence[Card]) -> Card | None:
+        """Select the toggles of `cards` (each copy once) and no other; returns a card not found."""
+        chosen = [False] * len(self._shown)
+        missing = None
+        for card in cards:
+            for i, shown in enumerate(self._shown):
+                if shown == card and not chosen[i]:
+                    chosen[i] = True
+                    break
+            else:
+                missing = missing or card
+        for i, toggle in enumerate(self.toggles):
+            toggle.value = i < len(chosen) and chosen[i]
+        return missing
+
+    # -- state questions (answered by the engine) --------------------------------------------------
+    def _my_turn(self) -> bool:
+        return not self.deal.is_over and self.deal.turn == self.seat
+
+    def _bots_to_move(self) -> bool:
+        return not self.deal.is_over and self.deal.turn in self.bots
+
+    def _forced(self) -> Move | None:
+        """The learner's only legal move when it is Dead or Game, else None."""
+        if not self._my_turn():
+            return None
+        first = list(itertools.islice(self.deal.legal_moves(), 2))
+        if first == [DeclareDead()] or first == [DeclareGame()]:
+            return first[0]
+        return None
+
+    # -- rendering -------------------------------------------------------------------------------
+    def _render(
+        self,
+        events: Sequence[Event] = (),
+        mover: int | None = None,
+        lead: str = "",
+        tail: str = "",
+    ) -> None:
+        """Show the deal as it is now, with `events` (of `mover`'s move) in the message."""
+        deal = self.deal
+        over = deal.is_over
+        mine = self._my_turn()
+        forced = self._forced()
+        change = tables.changes(events, mover) if mover is not None else tables.Changes()
+        shown = None if over else [self.seat]
+        self.hands.value = render.hands_html(tables.hands_frame(deal, show=shown), change)
+        self.table_view.value = render.table_html(tables.table_frame(deal), change)
+        self.log.value = render.log_html(tables.log_frame(deal))
+        self._render_hand(mine)
+        self._render_target()
+        self._render_buttons(mine, forced)
+        self._hide_chooser()
+        self.status.value = self._status_html(mine)
+        self._render_scores(over)
+        body = lead + render.events_html(events, deal.names) + tail + self._prompt(mine, forced)
+        self._say(body)
+        if self._trouble.layout.display != "none":
+            self.report("")
+
+    def _render_hand(self, mine: bool) -> None:
+        hand = self.deal.hand(self.seat)
+        if len(hand) > len(self.toggles):
+            raise RuntimeError(f"a hand of {len(hand)} cards does not fit {len(self.toggles)}")
+        self._shown = hand
+        inks = FOUR_COLOURS if self.four_colour else CARD_COLOURS
+        for i, toggle in enumerate(self.toggles):
+            with toggle.hold_sync():
+                toggle.value = False
+                toggle.disabled = not mine
+                if i < len(hand):
+                    card = hand[i]
+                    toggle.description = card.symbol
+                    toggle.tooltip = card.name
+                    toggle.style.text_color = inks[card.suit]
+                    toggle.layout.display = ""
+                else:
+                    toggle.description = ""
+                    toggle.tooltip = ""
+                    toggle.layout.display = "none"
+
+    def _render_target(self) -> None:
+        deal = self.deal
+        options = tuple(
+            (f"{i}: {deal.names[deal.owners[i]]} · {meld.symbols}", i)
+            for i, meld in enumerate(deal.table)
+        )
+        if options == self._target_options:
+            return
+        keep = self.target.value
+        with self.target.hold_sync():
+            self.target.options = options
+            if isinstance(keep, int) and 0 <= keep < len(options):
+                self.target.value = keep
+        self._target_options = options
+
+    def _render_buttons(self, mine: bool, forced: Move | None) -> None:
+        bots = self._bots_to_move()
+        for name in ACTION_BUTTONS:
+            self.buttons[name].disabled = not mine
+        self.target.disabled = not mine
+        self.buttons["Declare Dead"].layout.display = "" if forced == DeclareDead() else "none"
+        self.buttons["Call Game"].layout.display = "" if forced == DeclareGame() else "none"
+        for name in BOT_BUTTONS:
+            self.buttons[name].disabled = not bots
+
+    def _status_html(self, mine: bool) -> str:
+        deal = self.deal
+        me = self.seat
+        if deal.is_over:
+            winners = " and ".join(deal.names[w] for w in deal.winners())
+            head = f"The deal is over after {deal.turn_number} turns. Won by {winners}."
+        elif mine:
+            head = f"Your turn ({deal.names[me]}), turn {deal.turn_number}."
+        else:
+            bot = self.bots[deal.turn]
+            head = f"{deal.names[deal.turn]}'s turn ({bot.name} bot), turn {deal.turn_number}."
+        count = deal.count(me)
+        size = deal.hand_size(me)
+        standing = tables.STATUS_WORDS[deal.status[me]]
+        passport = "made" if deal.passport[me] else "not yet"
+        mine_text = (
+            f"You are {deal.names[me]} ({standing}): {size} card{'s' if size != 1 else ''} "
+            f"counting {count} points; passport {passport}."
+        )
+        return f"<p><b>{render.esc(head)}</b> {render.esc(mine_text)}</p>"
+
+    def _render_scores(self, over: bool) -> None:
+        if not over:
+            if self.scores.layout.display != "none":
+                self.scores.value = ""
+                self.scores.layout.display = "none"
+            return
+        scoring = next((e for e in reversed(self.deal.events) if e.rule == "scoring"), None)
+        sentence = (
+            render.sentence_html("scoring", explain(scoring, self.deal.names))
+            if scoring is not None
+            else ""
+        )
+        self.scores.value = render.scores_html(tables.scores_frame(self.deal)) + sentence
+        self.scores.layout.display = ""
+
+    def _prompt(self, mine: bool, forced: Move | None) -> str:
+        """What the learner can do now (the engine's sentence when a move is forced)."""
+        deal = self.deal
+        if deal.is_over:
+            return _p("The deal is over: every hand is shown. Click New deal to play another.")
+        if forced == DeclareDead():
+            verdict = deal.can_play()
+            return (
+                _p("Dead is due:")
+                + render.sentence_html(verdict.rule, verdict.reason, ok=False)
+                + _p("Click Declare Dead.")
+            )
+        if forced == DeclareGame():
+            err = deal.explain_illegal(EndTurn())
+            reason = err.reason if err is not None else ""
+            return render.sentence_html("game", reason, ok=True) + _p("Click Call Game.")
+        if mine:
+            if deal.actions:
+                return _p("Your turn: play more, or click End turn.")
+            return _p(
+                "Your turn: select cards and click Meld, or choose a meld on the table and "
+                "Lay off or Swap one card."
+            )
+        if deal.status[self.seat] is not Status.ALIVE:
+            return _p("You are out of this deal: Bots to my turn plays it to the end.")
+        return _p(
+            f"It is {deal.names[deal.turn]}'s turn: click Bot move to see the next move, or "
+            "Bots to my turn."
+        )

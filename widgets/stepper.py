@@ -1,0 +1,359 @@
+"""DealStepper: step through a deal move by move and see each rule as it applies.
+
+The stepper works on its own copy of the deal, taken back to the start with `pop` (exact undo),
+and keeps the list of moves to replay: a step forward pushes the next move through the engine, a
+step back pops it. Nothing is ever re-dealt, and the caller's deal is never touched.
+
+The slider is the one source of truth for the step: the buttons set its value, an `ipywidgets.Play`
+linked to it in the browser (`jslink`) moves it on its own, and one observer on its value moves the
+engine there and rewrites each region (one `HTML` widget per region, its value replaced whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from penang_lib import tables
+from penang_lib.deal import Deal
+from penang_lib.events import Event
+from penang_lib.rules import Rules
+from penang_lib.showcase import MELD_EVENTS, SHOWCASE_BOTS, check_rule_ids, find_deal
+from penang_lib.simulate import play_deal_explained
+from penang_lib.tables import Changes
+from widgets import render
+from widgets.base import KitWidget, guarded
+from widgets.render import esc
+
+PLAY_INTERVAL_MS = 1200
+"""How long the Play button waits between two steps, in milliseconds."""
+
+BUTTONS: tuple[tuple[str, str, str], ...] = (
+    ("First", "fast-backward", "Go back to the deal as dealt, before any move"),
+    ("Back", "step-backward", "Take back the last move (the engine undoes it exactly)"),
+    ("Next", "step-forward", "Play the next move of the deal"),
+    ("Last", "fast-forward", "Jump to the last move of the deal"),
+)
+"""The stepper's buttons: description (a fixed hook), icon and tooltip."""
+
+
+def _flex(basis: str, min_width: str) -> widgets.Layout:
+    """A box child that shares a wrapping row: side by side when there is room, stacked on a
+    narrow screen (it then grows to the whole width)."""
+    return widgets.Layout(flex=f"1 1 {basis}", min_width=min_width, max_width="100%")
+
+
+def _names_text(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def shows_rule(events: Iterable[Event], rule: str) -> bool:
+    """Whether these events show `rule` (a `run` or `set` event shows `meld`)."""
+    rules = {e.rule for e in events}
+    return rule in rules or (rule == "meld" and bool(rules & MELD_EVENTS))
+
+
+class DealStepper(KitWidget):
+    """Step through the moves of `deal` (finished or not, e.g. `DealStepper(loads(text))`).
+
+    `seat` shows only that seat's cards while the deal is being played (the other hands face
+    down, from their sizes alone); `whys` gives one bot reason per move; `step` is where to
+    start (0 is the deal as dealt, `steps` is after the last move).
+
+    Public: `step` (settable), `steps`, `deal` (the working deal at the current step, not the
+    caller's), `seat`, `whys`, and the widgets `buttons` (by description), `slider`, `play`,
+    `status`, `explanation`, `table`, `hands`, `scores`, `log` and `root`.
+    """
+
+    def __init__(
+        self,
+        deal: Deal,
+        seat: int | None = None,
+        whys: Sequence[str] | None = None,
+        step: int = 0,
+        four_colour: bool = False,
+    ) -> None:
+        super().__init__(four_colour)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.players
+        ):
+            raise ValueError(f"seat must be a seat number from 0 to {deal.players - 1}")
+        steps = len(deal.move_stack)
+        if whys is not None and len(whys) != steps:
+            raise ValueError(f"give one reason per move: this deal has {steps}, not {len(whys)}")
+        self._check_step(step, steps)
+        self.seat = seat
+        self.whys: tuple[str, ...] | None = tuple(whys) if whys is not None else None
+        self._full = deal.copy()  # our own: later changes to the caller's deal change nothing
+        self._moves = list(deal.move_stack)
+        self._turns = tables.move_turns(self._full)
+        self._log = tables.log_frame(self._full)  # once; a step shows its first rows
+        self._working = deal.copy()
+        while self._working.move_stack:
+            self._working.pop()
+        self._build(step)
+        self._go(step)
+        self._render()
+        self.slider.observe(self._on_slider, names="value")
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_seed(
+        cls,
+        seed: int,
+        players: int = 4,
+        bots: str | Iterable[str] | None = None,
+        rules: Rules | None = None,
+        seat: int | None = None,
+        step: int = 0,
+        four_colour: bool = False,
+    ) -> DealStepper:
+        """A deal dealt with `seed` and played by `bots`, each move with the bot's reason."""
+        deal, choices = play_deal_explained(seed, players, bots, rules)
+        return cls(deal, seat, [c.why for c in choices], step, four_colour)
+
+    @classmethod
+    def showing(
+        cls,
+        rule_ids: str | Iterable[str],
+        players: int = 4,
+        bots: str | Iterable[str] | None = SHOWCASE_BOTS,
+        start_seed: int = 0,
+        limit: int = 2000,
+        rules: Rules | None = None,
+        seat: int | None = None,
+        four_colour: bool = False,
+    ) -> DealStepper:
+        """A bot deal whose events show every rule in `rule_ids` (`find_deal`), opened at the
+        first step that shows the first of them. Raises `ValueError` for an unknown rule id, or
+        when none of the `limit` seeds from `start_seed` on shows them all."""
+        ids = check_rule_ids([rule_ids] if isinstance(rule_ids, str) else rule_ids)
+        found = find_deal(ids, players, bots, start_seed, limit, rules)
+        if found is None:
+            raise ValueError(
+                f"None of the {limit} deals from seed {start_seed} on shows "
+                f"{_names_text(ids)}; try a larger limit or another start seed."
+            )
+        deal, choices = play_deal_explained(found.seed, players, bots, rules)
+        whys: list[str] | None = [c.why for c in choices]
+        if deal.move_stack != found.move_stack:  # cannot happen with the same bots and seed
+            deal, whys = found, None
+        first = ids[0]
+        start = 0
+        if not shows_rule(deal.start_events, first):
+            start = next(
+                (k for k, ev in enumerate(deal.event_stack, 1) if shows_rule(ev, first)), 0
+            )
+        return cls(deal, seat, whys, start, four_colour)
+
+    def _build(self, step: int) -> None:
+        self.buttons: dict[str, widgets.Button] = {}
+        for description, icon, tooltip in BUTTONS:
+            button = widgets.Button(
+                description=description,
+                icon=icon,
+                tooltip=tooltip,
+                layout=widgets.Layout(width="auto", min_width="6em"),
+            )
+            self.buttons[description] = button
+        self.buttons["First"].on_click(self._on_first)
+        self.buttons["Back"].on_click(self._on_back)
+        self.buttons["Next"].on_click(self._on_next)
+        self.buttons["Last"].on_click(self._on_last)
+        self.slider = widgets.IntSlider(
+            value=step,
+            min=0,
+            max=self.steps,
+            step=1,
+            description="Step",
+            tooltip="Drag to any step of the deal",
+            continuous_update=False,
+            layout=widgets.Layout(flex="1 1 20em", min_width="14em", max_width="100%"),
+        )
+        self.play = widgets.Play(
+            value=step,
+            min=0,
+            max=self.steps,
+            step=1,
+            interval=PLAY_INTERVAL_MS,
+            description="Play",
+            tooltip="Play the deal on its own, one move at a time (press again to pause)",
+            show_repeat=False,
+        )
+        self._link = widgets.jslink((self.play, "value"), (self.slider, "value"))
+
+        self.status = widgets.HTML("", layout=widgets.Layout(width="100%"))
+        self.status.add_class("penang-status")
+        self.explanation = widgets.HTML("", layout=_flex("36%", "260px"))
+        self.explanation.add_class("penang-explain")
+        self.table = widgets.HTML("", layout=_flex("56%", "300px"))
+        self.hands = widgets.HTML("", layout=widgets.Layout(width="100%"))
+        self.scores = widgets.HTML("", layout=widgets.Layout(width="100%", display="none"))
+        self.log = widgets.HTML("", layout=widgets.Layout(width="100%"))
+
+        wrap = {"flex_flow": "row wrap", "align_items": "center", "width": "100%"}
+        controls = widgets.HBox(
+            [*self.buttons.values(), self.play, self.slider], layout=widgets.Layout(**wrap)
+        )
+        main = widgets.HBox(
+            [self.explanation, self.table],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
+        )
+        self._finish(
+            [self.status, controls, main, self.scores, self.hands, self.log], "penang-stepper"
+        )
+
+    # -- the step ------------------------------------------------------------------------------
+    @property
+    def steps(self) -> int:
+        """How many moves the deal has: the steps go from 0 to this."""
+        return len(self._moves)
+
+    @property
+    def deal(self) -> Deal:
+        """The working deal at the current step (the stepper's own; do not push to it)."""
+        return self._working
+
+    @property
+    def step(self) -> int:
+        """How many moves have been played at the current step (0 = the deal as dealt)."""
+        return len(self._working.move_stack)
+
+    @step.setter
+    def step(self, value: int) -> None:
+        self._check_step(value, self.steps)
+        if self.slider.value == value:
+            self._on_slider({"new": value})
+        else:
+            self.slider.value = value  # the observer moves the engine and re-renders
+
+    @staticmethod
+    def _check_step(value: object, steps: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= steps:
+            raise ValueError(f"the step must be a whole number from 0 to {steps}, not {value!r}")
+
+    def _go(self, target: int) -> None:
+        """Push or pop the engine's moves one by one until `target` moves are played."""
+        working = self._working
+        while len(working.move_stack) > target:
+            working.pop()
+        while len(working.move_stack) < target:
+            working.push(self._moves[len(working.move_stack)])
+
+    # -- callbacks -------------------------------------------------------------------------------
+    @guarded
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        self._go(int(change["new"]))
+        self._render()
+
+    @guarded
+    def _on_first(self, _button: Any) -> None:
+        self.slider.value = 0
+
+    @guarded
+    def _on_back(self, _button: Any) -> None:
+        self.slider.value = max(0, self.step - 1)
+
+    @guarded
+    def _on_next(self, _button: Any) -> None:
+        self.slider.value = min(self.steps, self.step + 1)
+
+    @guarded
+    def _on_last(self, _button: Any) -> None:
+        self.slider.value = self.steps
+
+    # -- showing ---------------------------------------------------------------------------------
+    def _render(self) -> None:
+        k = self.step
+        working = self._working
+        over = working.is_over
+        change = tables.step_changes(self._full, k)
+        show = None if self.seat is None or over else [self.seat]
+        status = self._status_html(k)
+        explanation = self._explanation_html(k, change)
+        table = render.table_html(tables.table_frame(working), change)
+        hands = render.hands_html(tables.hands_frame(working, show=show), change)
+        log = f'<div class="penang-log">{render.log_html(self._log.iloc[:k])}</div>'
+        scores = render.scores_html(tables.scores_frame(working)) if over else ""
+        # Everything is computed before the first widget changes: a failure leaves the page whole.
+        self.status.value = status
+        self.explanation.value = explanation
+        self.table.value = table
+        self.hands.value = hands
+        self.log.value = log
+        with self.scores.hold_sync():
+            self.scores.value = scores
+            self.scores.layout.display = "block" if over else "none"
+        self.buttons["First"].disabled = k == 0
+        self.buttons["Back"].disabled = k == 0
+        self.buttons["Next"].disabled = k == self.steps
+        self.buttons["Last"].disabled = k == self.steps
+        self.report("")
+
+    def _status_html(self, k: int) -> str:
+        working = self._working
+        names = working.names
+        parts = [f"<strong>Step {k} of {self.steps}</strong>"]
+        if k == 0:
+            parts.append("the deal as dealt")
+        if working.is_over:
+            winners = [names[w] for w in working.winners()]
+            verb = "share the win" if len(winners) > 1 else "wins"
+            parts.append("the deal is over")
+            parts.append(f"{esc(_names_text(winners))} {verb}")
+        else:
+            parts.append(f"turn {working.turn_number}")
+            parts.append(f"{esc(names[working.turn])} to move")
+            if k == self.steps and k:
+                parts.append("the record stops here")
+        return f'<p role="status" aria-live="polite">{" · ".join(parts)}</p>'
+
+    def _explanation_html(self, k: int, change: Changes) -> str:
+        full = self._full
+        names = full.names
+        if k == 0:
+            return (
+                "<p><strong>The deal as dealt</strong>, before any move.</p>"
+                + render.events_html(full.start_events, names)
+            )
+        mover = full.movers[k - 1]
+        who = esc(names[mover])
+        head = (
+            f"<p><strong>Step {k}, turn {self._turns[k - 1]}:</strong> {who}: "
+            f"{esc(self._moves[k - 1].label())}.</p>"
+        )
+        parts = [head, render.events_html(full.event_stack[k - 1], names)]
+        if self.whys is not None and self.whys[k - 1]:
+            parts.append(
+                f'<p class="penang-why"><strong>{who}\'s reason:</strong> '
+                f"<em>{esc(self.whys[k - 1])}</em></p>"
+            )
+        parts.append(self._changes_html(change, names))
+        return "".join(parts)
+
+    @staticmethod
+    def _changes_html(change: Changes, names: Sequence[str]) -> str:
+        lines = []
+        name = names[change.seat] if change.seat is not None else "The table"
+        who = esc(name)
+        if change.left_hand:
+            label = f"cards that left {name}'s hand"
+            row = render.card_row(change.left_hand, label, marked=change.left_hand)
+            lines.append(f"<p>Left {who}'s hand: {row}</p>")
+        if change.taken:
+            row = render.card_row(
+                change.taken, "joker taken", marked=change.taken, mark="penang-taken"
+            )
+            lines.append(f"<p>{who} takes the joker into the hand: {row}</p>")
+        for seat in change.died:
+            lines.append(f"<p>{esc(names[seat])} is dead: the cards left in hand will count.</p>")
+        if change.went_out is not None:
+            lines.append(f"<p>{esc(names[change.went_out])} has gone out: no card left.</p>")
+        if not lines:
+            lines.append("<p>No card moved in this step.</p>")
+        body = "".join(lines)
+        return f'<div class="penang-changes"><p><strong>What changed</strong></p>{body}</div>'
