@@ -1,17 +1,18 @@
 """Every benchmark: `python -m benchmarks` (also `make bench`).
 
-Runs `bench_engine` (`can_play`, random legal play), `bench_deals` (deals per second with bots)
-and `bench_deadwood` (`least_deadwood` timings). Figures only: no benchmark asserts a time.
+Runs `bench_engine` (`can_play`, random legal play), `bench_deals` (deals per second with bots),
+`bench_deadwood` (`least_deadwood` timings) and `bench_widgets` (stepper steps and play
+actions on the widgets' Python side). Figures only: no benchmark asserts a time.
 """
 
 from __future__ import annotations
 
-from benchmarks import bench_deadwood, bench_deals, bench_engine
+from benchmarks import bench_deadwood, bench_deals, bench_engine, bench_widgets
 
 
 def main() -> int:
     status = 0
-    for module in (bench_engine, bench_deals, bench_deadwood):
+    for module in (bench_engine, bench_deals, bench_deadwood, bench_widgets):
         print(f"== {module.__name__}")
         status = max(status, module.main([]) or 0)
         print()

@@ -106,8 +106,8 @@ def test_against_a_table_meld_lay_off_refused_swap_allowed():
     c = MeldChecker(table=["5H 6H JK@7H", "9S 9D JK"])
     assert c.target is not None
     assert c.target.description == "Against"
-    assert c.target.options[0] == ("a new meld", None)
-    assert c.target.value is None
+    assert c.target.options[0] == ("a new meld", -1)
+    assert c.target.value == -1 and c.target.label == "a new meld"
     labels = [label for label, _ in c.target.options]
     assert labels[1].startswith("meld 0: 5♥ 6♥ 🃏=7♥")
     assert labels[2].startswith("meld 1: 9♠ 9♦ 🃏")
@@ -135,7 +135,7 @@ def test_each_typed_card_is_checked_against_the_meld():
         lay_text = f"May be laid off: {lay.reason}" if lay.ok else lay.reason
         assert render.sentence_html(lay.rule, lay_text, ok=lay.ok) in html
         assert render.sentence_html(swap.rule, swap.reason, ok=swap.ok) in html
-    c.target.value = None
+    c.target.value = -1
     assert "Against" not in c.verdict.value
 
 

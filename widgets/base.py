@@ -49,6 +49,9 @@ class KitWidget:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.root._repr_mimebundle_(**kwargs)
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: display() it in a notebook to use it>"
+
     def report(self, sentence: str) -> None:
         """Show a short sentence about a failure of ours (not a rule: the engine speaks those)."""
         with self._trouble.hold_sync():

@@ -37,7 +37,7 @@ PLACEHOLDER = "type cards, e.g. 5H 6H JK"
 """The text box's placeholder (the outside hook looks for `5H 6H JK` in it)."""
 
 NEW_MELD = "a new meld"
-"""The "Against" choice that checks the typed cards as a meld of their own."""
+"""The "Against" choice (value -1) that checks the typed cards as a meld of their own."""
 
 TableMeld = Meld | str
 """A table meld as the checker keeps it: a read `Meld`, or text whose jokers have several
@@ -129,11 +129,11 @@ class MeldChecker(KitWidget):
 
         self.target: Any = None
         if self.table:
-            options: list[tuple[str, TableMeld | None]] = [(NEW_MELD, None)]
-            options += [(meld_label(i, m), m) for i, m in enumerate(self.table)]
+            # Values are meld numbers, -1 for a new meld (a None value would show a blank menu).
+            options = [(NEW_MELD, -1), *((meld_label(i, m), i) for i, m in enumerate(self.table))]
             self.target = widgets.Dropdown(
                 options=options,
-                value=None,
+                value=-1,
                 description="Against",
                 tooltip="Check the cards as a new meld, or against a meld on the table",
                 layout=widgets.Layout(width="auto"),
@@ -249,15 +249,15 @@ class MeldChecker(KitWidget):
                 f"<p><strong>That is not a card.</strong> {render.esc(error)}</p>",
                 "penang-no",
             )
-        against = self.target.value if self.target is not None else None
+        against = self.target.value if self.target is not None else -1
         parts: list[str] = []
         ok = True
-        if against is not None:
-            against_html, against_ok = self._against_html(cards, self.target.index - 1)
+        if against >= 0:
+            against_html, against_ok = self._against_html(cards, against)
             parts.append(against_html)
             ok = against_ok
         meld = check_meld(cards, self.rules)
-        if against is not None:
+        if against >= 0:
             parts.append("<p><strong>As a new meld:</strong></p>")
         else:
             ok = meld.ok

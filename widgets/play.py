@@ -526,6 +526,8 @@ class PlayTable(KitWidget):
             self.target.options = options
             if isinstance(keep, int) and 0 <= keep < len(options):
                 self.target.value = keep
+            elif options:
+                self.target.value = 0  # never a blank menu once there is a meld
         self._target_options = options
 
     def _render_buttons(self, mine: bool, forced: Move | None) -> None:

@@ -76,8 +76,9 @@ STYLESHEET = """
   /* On a phone each hand gets a line of its own under its player's figures. */
   .penang-kit table.penang-hands tr { display: flex; flex-wrap: wrap; }
   .penang-kit table.penang-hands th, .penang-kit table.penang-hands td {
-    flex: 0 0 17%; box-sizing: border-box; border-bottom: none; overflow-wrap: anywhere;
+    flex: 0 0 17%; box-sizing: border-box; border-bottom: none;
   }
+  .penang-kit table.penang-hands th { font-size: 0.85em; }
   .penang-kit table.penang-hands th:first-child,
   .penang-kit table.penang-hands td:first-child { flex-basis: 32%; }
   .penang-kit table.penang-hands td:last-child {
