@@ -46,7 +46,6 @@ import ipywidgets as widgets
 from penang_lib import (
     CardParseError,
     Deal,
-    IllegalMove,
     Rules,
     Verdict,
     can_play,
@@ -59,6 +58,7 @@ from penang_lib.moves import Move
 from penang_lib.tables import hands_frame, table_frame
 from widgets import render
 from widgets.base import KitWidget, guarded
+from widgets.lessons import position_deal
 
 CHECKS = ("meld", "lay_off", "swap", "can_play")
 """The yes/no forms: the key names the rule check asked about."""
@@ -176,35 +176,10 @@ def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules) -> Quest
 
 def _deal(number: int, value: Any, rules: Rules) -> Deal:
     """The prepared position: the hands dealt, then the moves played."""
-    if not isinstance(value, dict):
-        raise _fail(number, f"position should be an object with hands, dealer, moves: {value!r}")
-    unknown = sorted(set(value) - POSITION_KEYS)
-    if unknown:
-        allowed = ", ".join(sorted(POSITION_KEYS))
-        raise _fail(number, f"unknown key {unknown[0]!r} in position (use {allowed})")
-    if "hands" not in value:
-        raise _fail(number, "position needs hands (one card text per seat)")
-    hands = _texts(number, value["hands"], "position's hands")
-    dealer = value.get("dealer", len(hands) - 1)
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise _fail(number, f"position's dealer should be a seat number, not {dealer!r}")
-    names = _texts(number, value["names"], "position's names") if "names" in value else None
     try:
-        deal = Deal(hands=hands, dealer=dealer, names=names, rules=rules)
-    except CardParseError as error:
-        raise _fail(number, f"position's hands: {error}") from error
+        return position_deal(value, rules)
     except ValueError as error:
-        raise _fail(number, f"position: {error}") from error
-    for step, text in enumerate(_texts(number, value.get("moves", []), "position's moves"), 1):
-        try:
-            deal.push(parse_move(text))
-        except IllegalMove as error:
-            raise _fail(
-                number, f"move {step} of the position ({text!r}) is illegal: {error.reason}"
-            ) from error
-        except CardParseError as error:
-            raise _fail(number, f"move {step} of the position: {error}") from error
-    return deal
+        raise _fail(number, str(error)) from error
 
 
 def position_html(deal: Deal) -> str:

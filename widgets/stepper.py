@@ -21,7 +21,7 @@ from penang_lib.deal import Deal
 from penang_lib.events import Event
 from penang_lib.rules import Rules
 from penang_lib.showcase import MELD_EVENTS, SHOWCASE_BOTS, check_rule_ids, find_deal
-from penang_lib.simulate import play_deal_explained
+from penang_lib.simulate import bot_names, play_deal_explained
 from penang_lib.tables import Changes
 from widgets import render
 from widgets.base import KitWidget, guarded
@@ -76,6 +76,8 @@ class DealStepper(KitWidget):
         whys: Sequence[str] | None = None,
         step: int = 0,
         four_colour: bool = False,
+        note: str = "",
+        link: str | None = None,
     ) -> None:
         super().__init__(four_colour)
         if seat is not None and (
@@ -88,6 +90,10 @@ class DealStepper(KitWidget):
         self._check_step(step, steps)
         self.seat = seat
         self.whys: tuple[str, ...] | None = tuple(whys) if whys is not None else None
+        self.link = link
+        """A page address that opens this deal (e.g. `07_whole_deal.ipynb?seed=5`): the status
+        line then offers the link of the current step (`&step=K` added) for sharing."""
+        self._note = note
         self._full = deal.copy()  # our own: later changes to the caller's deal change nothing
         self._moves = list(deal.move_stack)
         self._turns = tables.move_turns(self._full)
@@ -111,10 +117,21 @@ class DealStepper(KitWidget):
         seat: int | None = None,
         step: int = 0,
         four_colour: bool = False,
+        note: str = "",
+        page: str | None = None,
     ) -> DealStepper:
-        """A deal dealt with `seed` and played by `bots`, each move with the bot's reason."""
+        """A deal dealt with `seed` and played by `bots`, each move with the bot's reason.
+
+        With `page` (the lesson's file name) the stepper shows a link to its current step,
+        `page?seed=S&players=P&bots=...&step=K`, that opens the same deal at the same step.
+        """
         deal, choices = play_deal_explained(seed, players, bots, rules)
-        return cls(deal, seat, [c.why for c in choices], step, four_colour)
+        link = None
+        if page is not None:
+            seats = bot_names(bots, players)
+            names = seats[0] if len(set(seats)) == 1 else ",".join(seats)
+            link = f"{page}?seed={seed}&players={players}&bots={names}"
+        return cls(deal, seat, [c.why for c in choices], step, four_colour, note, link)
 
     @classmethod
     def showing(
@@ -186,6 +203,9 @@ class DealStepper(KitWidget):
         )
         self._link = widgets.jslink((self.play, "value"), (self.slider, "value"))
 
+        self.note = widgets.HTML("", layout=widgets.Layout(width="100%", display="none"))
+        self.note.add_class("penang-message")
+        self.show_note(self._note)
         self.status = widgets.HTML("", layout=widgets.Layout(width="100%"))
         self.status.add_class("penang-status")
         self.explanation = widgets.HTML("", layout=_flex("36%", "260px"))
@@ -204,8 +224,15 @@ class DealStepper(KitWidget):
             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
         )
         self._finish(
-            [self.status, controls, main, self.scores, self.hands, self.log], "penang-stepper"
+            [self.note, self.status, controls, main, self.scores, self.hands, self.log],
+            "penang-stepper",
         )
+
+    def show_note(self, sentence: str) -> None:
+        """Show one sentence above the stepper (e.g. what of a link was ignored); "" hides it."""
+        with self.note.hold_sync():
+            self.note.value = f"<p>{esc(sentence)}</p>" if sentence else ""
+            self.note.layout.display = "block" if sentence else "none"
 
     # -- the step ------------------------------------------------------------------------------
     @property
@@ -310,6 +337,12 @@ class DealStepper(KitWidget):
             parts.append(f"{esc(names[working.turn])} to move")
             if k == self.steps and k:
                 parts.append("the record stops here")
+        if self.link is not None:
+            href = esc(f"{self.link}&step={k}")
+            parts.append(
+                f'<a href="{href}" title="Copy this link to open this deal at this step">'
+                "link to this step</a>"
+            )
         return f'<p role="status" aria-live="polite">{" · ".join(parts)}</p>'
 
     def _explanation_html(self, k: int, change: Changes) -> str:

@@ -1,0 +1,96 @@
+"""Lesson data: each lesson keeps its prepared positions and quiz questions in a JSON file of its
+own, `notebooks/lessons/data/<lesson>.json`, written in card notation (positions are data, not
+code). A lesson notebook runs with its own folder as the working directory, so `data/` is found
+beside it; from anywhere else the repository's copy is used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from penang_lib import CardParseError, Deal, IllegalMove, Rules, parse_cards, parse_move
+from penang_lib.cards import cards_html
+
+POSITION_KEYS = frozenset({"hands", "dealer", "moves", "names"})
+"""What a prepared position may say: `hands` (one card text per seat, required), `dealer`
+(default the last seat, so seat 0 plays first), `moves` (move texts played first), `names`."""
+
+REPO_DATA = Path(__file__).resolve().parent.parent / "notebooks" / "lessons" / "data"
+"""The lessons' data folder in the repository (an editable install finds it here)."""
+
+
+def data_path(lesson: str) -> Path:
+    """Where the data file of `lesson` (e.g. "02_melds") lives."""
+    name = lesson if lesson.endswith(".json") else f"{lesson}.json"
+    local = Path.cwd() / "data" / name
+    return local if local.exists() else REPO_DATA / name
+
+
+def lesson_data(lesson: str) -> dict[str, Any]:
+    """The positions and questions of `lesson`, as written in its JSON file."""
+    path = data_path(lesson)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"no data file for the lesson {lesson!r} (looked for {path})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name} should hold a JSON object")
+    return data
+
+
+def _texts(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"{what} should be a list of texts, not {value!r}")
+    return list(value)
+
+
+def position_deal(position: Mapping[str, Any], rules: Rules | None = None) -> Deal:
+    """The deal of a prepared position: the hands dealt, then its moves played through the
+    engine (so a position can never be illegal). Bad data raises `ValueError` saying what."""
+    if not isinstance(position, Mapping):
+        raise ValueError(f"a position is an object with hands, dealer, moves: {position!r}")
+    unknown = sorted(set(position) - POSITION_KEYS)
+    if unknown:
+        allowed = ", ".join(sorted(POSITION_KEYS))
+        raise ValueError(f"unknown key {unknown[0]!r} in position (use {allowed})")
+    if "hands" not in position:
+        raise ValueError("position needs hands (one card text per seat)")
+    hands = _texts(position["hands"], "position's hands")
+    dealer = position.get("dealer", len(hands) - 1)
+    if not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise ValueError(f"position's dealer should be a seat number, not {dealer!r}")
+    names = _texts(position["names"], "position's names") if "names" in position else None
+    try:
+        deal = Deal(hands=hands, dealer=dealer, names=names, rules=rules)
+    except CardParseError as error:
+        raise ValueError(f"position's hands: {error}") from error
+    except ValueError as error:
+        raise ValueError(f"position: {error}") from error
+    for step, text in enumerate(_texts(position.get("moves", []), "position's moves"), 1):
+        try:
+            deal.push(parse_move(text))
+        except IllegalMove as error:
+            raise ValueError(
+                f"move {step} of the position ({text!r}) is illegal: {error.reason}"
+            ) from error
+        except CardParseError as error:
+            raise ValueError(f"move {step} of the position: {error}") from error
+    return deal
+
+
+class Cards:
+    """Cards to look at in a lesson: `Cards("7H 7H 7C")` as a cell's last expression shows them
+    as the engine draws them (symbols, red suits, a name for screen readers)."""
+
+    def __init__(self, text: str, label: str = "") -> None:
+        self.cards = parse_cards(text)
+        self.label = label or " ".join(c.name for c in self.cards)
+
+    def _repr_html_(self) -> str:
+        return cards_html(self.cards, self.label)
+
+    def __repr__(self) -> str:
+        return " ".join(c.symbol for c in self.cards)

@@ -1,0 +1,114 @@
+"""Deep links: a page address such as `07_whole_deal.ipynb?seed=5&step=12` opens the stepper on
+that deal at that step (also `players` and `bots`).
+
+The query string is read with `voila.utils.get_query_string()`, which works both when the kernel
+starts on request and when it was preheated before the request came. Anything that cannot be
+used (letters for a number, a step past the end, a seed out of range, an unknown bot, an unknown
+key) is left out, the default is used instead, and one sentence says what was ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
+
+from penang_lib.simulate import bot_names
+from widgets.stepper import DealStepper
+
+MAX_SEED = 2**32 - 1
+"""The largest seed a link may name (the engine draws its own seeds below 2**32)."""
+KEYS = ("seed", "step", "players", "bots")
+
+
+@dataclass(frozen=True)
+class DealLink:
+    """What a link asks for, after checking: every field is usable; `ignored` says what was not."""
+
+    seed: int
+    players: int
+    bots: tuple[str, ...]
+    step: int | None = None
+    ignored: tuple[str, ...] = field(default=())
+
+
+def query_string() -> str:
+    """This page's query string under Voila ("" in a plain notebook or a test)."""
+    try:
+        from voila.utils import get_query_string
+    except ImportError:  # pragma: no cover - voila is a dependency
+        return ""
+    try:
+        return str(get_query_string() or "")
+    except Exception:  # outside a Voila kernel there is no request to read
+        return ""
+
+
+def _whole(text: str) -> int | None:
+    """A whole number written in plain digits 0-9 (no sign, no other script's digits)."""
+    if not text or len(text) > 20 or not all("0" <= ch <= "9" for ch in text):
+        return None
+    return int(text)
+
+
+def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful") -> DealLink:
+    """The deal a query string asks for, defaults filling whatever it does not give usably."""
+    ignored: list[str] = []
+    values: dict[str, str] = {}
+    for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
+        if key not in KEYS:
+            ignored.append(f"the unknown setting {key!r}")
+        elif key in values:
+            ignored.append(f"a second {key}")
+        else:
+            values[key] = value
+    chosen_seed = seed
+    if "seed" in values:
+        number = _whole(values["seed"])
+        if number is None or number > MAX_SEED:
+            ignored.append(f"the seed {values['seed'][:24]!r} (a whole number up to {MAX_SEED})")
+        else:
+            chosen_seed = number
+    chosen_players = players
+    if "players" in values:
+        number = _whole(values["players"])
+        if number is None or not 2 <= number <= 5:
+            ignored.append(f"players={values['players'][:12]!r} (Penang Rummy takes 2 to 5)")
+        else:
+            chosen_players = number
+    try:
+        chosen_bots = bot_names(values.get("bots", bots), chosen_players)
+    except ValueError as error:
+        ignored.append(f"the bots {values['bots'][:40]!r} ({error})")
+        chosen_bots = bot_names(bots, chosen_players)
+    step = None
+    if "step" in values:
+        step = _whole(values["step"])
+        if step is None:
+            ignored.append(f"the step {values['step'][:24]!r} (a whole number from 0)")
+    return DealLink(chosen_seed, chosen_players, chosen_bots, step, tuple(ignored))
+
+
+def stepper_from_link(
+    query: str | None = None,
+    page: str = "07_whole_deal.ipynb",
+    seed: int = 5,
+    players: int = 4,
+    bots: str = "careful",
+) -> DealStepper:
+    """A `DealStepper` on the deal the page's link asks for (`query`: the query string, read from
+    Voila when None), showing the link of its current step and what of the link was ignored."""
+    link = read_link(query_string() if query is None else query, seed, players, bots)
+    ignored = list(link.ignored)
+    stepper = DealStepper.from_seed(link.seed, link.players, list(link.bots), page=page)
+    if link.step is not None:
+        if link.step > stepper.steps:
+            ignored.append(f"step {link.step} (this deal has steps 0 to {stepper.steps})")
+        else:
+            stepper.step = link.step
+    if ignored:
+        stepper.show_note(
+            "From the link, these were ignored and the defaults used instead: "
+            + "; ".join(ignored)
+            + "."
+        )
+    return stepper
