@@ -5,8 +5,11 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# axe-core (accessibility audits in the browser tests), from the npm registry.
+AXE_VERSION := 4.14.1
+AXE := .cache/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: .venv test lint format typecheck serve bench clean distclean
+.PHONY: .venv test lint format typecheck serve lab bench clean distclean chromium
 
 # `make .venv`: create the virtual environment and install the kit with its test tools.
 .venv: $(STAMP)
@@ -20,11 +23,22 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install -e '.[test]'
 	touch $@
 
-test: $(STAMP)
+test: $(STAMP) $(AXE) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy penang_lib widgets tests benchmarks
 	$(BIN)/pytest
+
+$(AXE):
+	npm install --prefix .cache/npm --no-save --no-audit --no-fund axe-core@$(AXE_VERSION)
+
+# The browser tests drive the system's Chromium (Playwright cannot download one here).
+chromium:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+	  [ -n "$$PENANG_CHROMIUM" ] || { \
+	  echo "No Chromium for the browser tests: on Debian 'apt-get install chromium' (.ci/run does)," >&2; \
+	  echo "elsewhere '$(BIN)/python -m playwright install chromium' and set PENANG_CHROMIUM." >&2; \
+	  exit 1; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -38,12 +52,15 @@ format: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy penang_lib widgets tests benchmarks
 
-# JupyterLab on the lessons, until the Voila tutorial site exists.
-# Extra options go in SERVE_ARGS, e.g. `make serve SERVE_ARGS=--allow-root` when running as root.
-# As root (CI machines, containers) JupyterLab needs --allow-root, so it is added there.
-SERVE_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
+# The tutorial site (Voila) on http://127.0.0.1:8866; options of `penang-rummy serve` go in
+# SERVE_ARGS, e.g. `make serve SERVE_ARGS="--port 9000 --open"`.
+SERVE_ARGS ?=
 serve: $(STAMP)
-	$(BIN)/jupyter lab notebooks --ServerApp.ip=127.0.0.1 $(SERVE_ARGS)
+	$(BIN)/penang-rummy serve $(SERVE_ARGS)
+
+# JupyterLab on every notebook (for writing lessons, not for learners).
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
@@ -58,4 +75,4 @@ clean:
 
 # clean, and remove the virtual environment too.
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) .cache

@@ -236,7 +236,9 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
 def cards_html(cards: Iterable[Card], label: str = "cards", inline: bool = True) -> str:
     """A row of cards as HTML, with an accessible label."""
     inner = "".join(card_html(c, inline) for c in cards)
-    return f'<span class="penang-cards" aria-label="{html.escape(label)}">{inner}</span>'
+    return (
+        f'<span class="penang-cards" role="group" aria-label="{html.escape(label)}">{inner}</span>'
+    )
 
 
 # -- parsing ---------------------------------------------------------------------------------

@@ -198,6 +198,20 @@ class _UsageError(Exception):
     """A bad argument found after parsing: one line on stderr, exit 2."""
 
 
+def _port(text: str) -> int:
+    port = _int(text)
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text}")
+    return port
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from penang_lib.serve import serve
+
+    serve(port=args.port, ip=args.ip, open_browser=args.open_browser, pool=args.pool)
+    return EXIT_OK  # pragma: no cover - serve replaces this process
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="penang-rummy", description="Penang Rummy (Si Rummy): rules, deals and bots."
@@ -266,6 +280,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="show a progress bar on stderr (default: for 200 deals or more)",
     )
     simulate.set_defaults(run=_simulate)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the lessons as a tutorial site (Voila)",
+        description="Serve the published lessons (notebooks/lessons) as a tutorial site with "
+        "Voila, on this machine only unless --ip is given. The settings are the project's own "
+        "(site/voila.py and its template).",
+    )
+    serve.add_argument(
+        "--port", type=_port, default=8866, help="the port to listen on (default 8866)"
+    )
+    serve.add_argument(
+        "--ip", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    browser = serve.add_mutually_exclusive_group()
+    browser.add_argument(
+        "--open", dest="open_browser", action="store_true", help="open a browser on the site"
+    )
+    browser.add_argument(
+        "--no-browser",
+        dest="open_browser",
+        action="store_false",
+        help="do not open a browser (the default)",
+    )
+    serve.add_argument(
+        "--pool",
+        type=_at_least(0),
+        default=None,
+        help="kernels kept ready per lesson (default 1; 0 starts each on request)",
+    )
+    serve.set_defaults(run=_serve, open_browser=False)
     return parser
 
 

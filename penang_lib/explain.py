@@ -120,7 +120,9 @@ def _dead(e: Event, names: Sequence[str]) -> str:
     count = e.counts[0] if e.counts else 0
     return (
         f"{_who(e.player, names)} can make no meld and no lay-off, even after a swap, and is "
-        f"dead: {_cards_word(e.after)} ({count} points) stay in hand and count at the end."
+        f"dead: {_cards_word(e.after)} ({count} points) "
+        f"{'stays' if e.after == 1 else 'stay'} in hand and count{'s' if e.after == 1 else ''} "
+        "at the end."
     )
 
 

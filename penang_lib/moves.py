@@ -43,7 +43,13 @@ class MeldMove:
         return f"meld {cards_text(self.cards)}"
 
     def label(self) -> str:
-        return f"meld {cards_symbols(self.cards)}"
+        """The meld as it would lie on the table (Q♦ K♦ A♦, not A♦ Q♦ K♦) when the cards can
+        be read only one way; otherwise the cards as given."""
+        from penang_lib.melds import run_readings, set_readings
+
+        readings = {m.cards: m for m in (*set_readings(self.cards), *run_readings(self.cards))}
+        shown = next(iter(readings)) if len(readings) == 1 else self.cards
+        return f"meld {cards_symbols(shown)}"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from penang_lib.deal import DEFAULT_NAMES, Deal, Status
 from penang_lib.events import Event
 from penang_lib.explain import explain
 from penang_lib.match import Match, next_dealer
-from penang_lib.moves import MeldMove, Move
 from penang_lib.rules import DealerSystem
 
 if TYPE_CHECKING:
@@ -104,19 +103,9 @@ def move_turns(deal: Deal) -> list[int]:
     return turns
 
 
-def move_label(move: Move, events: Sequence[Event]) -> str:
-    """A move as the log shows it: a meld in the order it lies on the table (Q♦ K♦ A♦, not the
-    move's sorted A♦ Q♦ K♦), jokers with what they stand for; other moves by their label."""
-    if isinstance(move, MeldMove):
-        laid = next((e.meld for e in events if e.rule in ("run", "set") and e.meld), None)
-        if laid is not None:
-            return f"meld {laid.symbols}"
-    return move.label()
-
-
 def log_frame(deal: Deal, steps: int | None = None) -> pd.DataFrame:
     """The move log: one row per move (the first `steps` moves, default all): `step` (from 1),
-    `turn`, `seat`, `player`, `move` (`move_label`: its label with suit symbols), `rule` (the id
+    `turn`, `seat`, `player`, `move` (its label with suit symbols), `rule` (the id
     of the move's first event), `rules` (every event's id) and `sentence` (what `explain` says of
     its events)."""
     count = len(deal.move_stack) if steps is None else max(0, min(steps, len(deal.move_stack)))
@@ -131,7 +120,7 @@ def log_frame(deal: Deal, steps: int | None = None) -> pd.DataFrame:
                 "turn": turns[i],
                 "seat": seat,
                 "player": deal.names[seat],
-                "move": move_label(deal.move_stack[i], events),
+                "move": deal.move_stack[i].label(),
                 "rule": events[0].rule if events else "",
                 "rules": tuple(e.rule for e in events),
                 "sentence": " ".join(explain(e, deal.names) for e in events),

@@ -48,6 +48,8 @@ def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
     expected = play_deal(7, 4, "careful,greedy")
     assert stepper.step == 3
     assert stepper.deal.move_stack == expected.move_stack[:3]
+    # Play holds the step too: the browser's link copies Play onto the slider when it draws.
+    assert stepper.play.value == 3
     assert stepper.note.layout.display == "none"
     # The status line offers the link of the current step, which reads back to the same deal.
     assert (
@@ -55,7 +57,7 @@ def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
         in (stepper.status.value)
     )
     stepper.buttons["Next"].click()
-    assert "step=4" in stepper.status.value
+    assert "step=4" in stepper.status.value and stepper.play.value == 4
     again = read_link("seed=7&players=4&bots=careful,greedy,careful,greedy&step=4")
     assert again.bots == bot_names("careful,greedy", 4) and again.ignored == ()
 

@@ -181,3 +181,14 @@ def test_a_callback_failure_shows_one_sentence(monkeypatch: pytest.MonkeyPatch):
     c.entry.value = "5H 6H 7H"  # no exception escapes
     assert OOPS in trouble(c)
     assert c._trouble.layout.display == "block"
+
+
+def test_the_checker_can_start_against_a_table_meld():
+    c = MeldChecker(table=["5H 6H JK@7H", "9S 9D JK"], value="9H", against=1)
+    assert c.target.value == 1
+    swap = check_swap("9S 9D JK", "9H")
+    assert render.sentence_html(swap.rule, f"May replace a joker: {swap.reason}", ok=True) in (
+        c.verdict.value
+    )
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        MeldChecker(table=["5H 6H JK@7H", "9S 9D JK"], against=2)

@@ -16,7 +16,8 @@ def test_a_new_sheet_says_who_deals_first_and_shows_an_empty_chart() -> None:
     names = match_names(sheet.match)
     assert f"{names[sheet.match.dealer]} was drawn to deal first" in sheet.status.value
     assert "No deal played yet" in sheet.sheet.value
-    assert sheet.chart.value[:4] == b"\x89PNG"
+    assert 'src="data:image/png;base64,iVBORw0KGgo' in sheet.chart.value  # a PNG
+    assert 'alt="Totals after 0 of 2 deals: North 0, East 0, South 0"' in sheet.chart.value
 
 
 def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
@@ -34,6 +35,8 @@ def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
     sheet.buttons["Play next deal"].click()
     assert match.deals[1].names[match.deals[1].dealer] == nxt
     assert sheet.chart.value != chart  # the chart follows the totals
+    spoken = ", ".join(f"{n} {t}" for n, t in zip(match_names(match), match.totals, strict=True))
+    assert spoken in sheet.chart.value
 
 
 def test_play_the_rest_finishes_the_match_and_names_the_lowest_total() -> None:

@@ -37,7 +37,7 @@ class KitWidget:
     def __init__(self, four_colour: bool = False) -> None:
         self.four_colour = four_colour
         self._trouble = widgets.HTML("", layout=widgets.Layout(display="none"))
-        self._trouble.add_class("penang-message")
+        self._trouble.add_class("penang-trouble")
 
     def _finish(self, children: list[widgets.Widget], hook: str) -> None:
         self.root = widgets.VBox([stylesheet(), *children, self._trouble])

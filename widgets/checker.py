@@ -96,7 +96,8 @@ class MeldChecker(KitWidget):
 
     `table`: melds on the table (text such as `"5H 6H JK@7H"` or `Meld` values) to check against;
     `hand`: cards the learner may pick with toggle buttons; `rules`: the rule set (default
-    `Rules()`); `value`: the text to start with; `four_colour`: a four-colour deck.
+    `Rules()`); `value`: the text to start with; `four_colour`: a four-colour deck; `against`:
+    the table meld chosen at the start (its number; default: check a new meld).
 
     Public: `entry` (the `Text` box), `verdict` (the `HTML` verdict, class `penang-verdict`),
     `target` (the "Against" `Dropdown`, or None without a table), `toggles` (one `ToggleButton`
@@ -110,6 +111,7 @@ class MeldChecker(KitWidget):
         rules: Rules | None = None,
         value: str = "",
         four_colour: bool = False,
+        against: int | None = None,
     ) -> None:
         super().__init__(four_colour)
         self.rules = rules or Rules()
@@ -138,6 +140,12 @@ class MeldChecker(KitWidget):
                 tooltip="Check the cards as a new meld, or against a meld on the table",
                 layout=widgets.Layout(width="auto"),
             )
+            if against is not None:
+                if not 0 <= against < len(self.table):
+                    raise ValueError(
+                        f"against names a table meld from 0 to {len(self.table) - 1}, not {against}"
+                    )
+                self.target.value = against
             self.target.observe(self._on_target, names="value")
 
         self.toggles: list[Any] = []

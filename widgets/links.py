@@ -9,6 +9,7 @@ key) is left out, the default is used instead, and one sentence says what was ig
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
@@ -33,13 +34,15 @@ class DealLink:
 
 def query_string() -> str:
     """This page's query string under Voila ("" in a plain notebook or a test)."""
+    if os.environ.get("VOILA_PREHEAT", "False") == "False":
+        # Started on request (or no Voila at all): the query string is in the environment,
+        # and importing voila (seconds) is not needed to read it.
+        return os.environ.get("QUERY_STRING", "")
     try:
-        from voila.utils import get_query_string
-    except ImportError:  # pragma: no cover - voila is a dependency
-        return ""
-    try:
+        from voila.utils import get_query_string  # a preheated kernel: wait for the request
+
         return str(get_query_string() or "")
-    except Exception:  # outside a Voila kernel there is no request to read
+    except Exception:  # no request to read after all: the defaults apply
         return ""
 
 

@@ -7,6 +7,7 @@ lowest total after the agreed number of deals wins the match (rule `scoring`).
 
 from __future__ import annotations
 
+import base64
 import io
 from collections.abc import Sequence
 from dataclasses import replace
@@ -58,7 +59,8 @@ class MatchSheet(KitWidget):
 
     `bots` are cycled to the seats as in `simulate`; the bots of each deal are seeded from the
     deal's seed, so the same `seed` gives the same match. Public: `match` (the engine's `Match`),
-    `sheet` (the score sheet HTML), `chart` (the bar chart image), `buttons`.
+    `sheet` (the score sheet HTML), `chart` (the bar chart: an image with its figures
+    as text for screen readers), `buttons`.
     """
 
     def __init__(
@@ -97,9 +99,8 @@ class MatchSheet(KitWidget):
         self.status = widgets.HTML()
         self.last_deal = widgets.HTML()
         self.sheet = widgets.HTML()
-        self.chart = widgets.Image(
-            format="png", layout=widgets.Layout(width="500px", max_width="100%", height="auto")
-        )
+        self.chart = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.chart.add_class("penang-chart")
         self.buttons["Play next deal"].on_click(self._on_next)
         self.buttons["Play the rest"].on_click(self._on_rest)
         self.buttons["New match"].on_click(self._on_new)
@@ -194,6 +195,10 @@ class MatchSheet(KitWidget):
             self.last_deal.value = last
             self.buttons["Play next deal"].disabled = match.is_over
             self.buttons["Play the rest"].disabled = match.is_over
-        self.chart.value = totals_chart(
-            names, match.totals, f"Totals after {played} of {match.length} deals"
+        title = f"Totals after {played} of {match.length} deals"
+        png = base64.b64encode(totals_chart(names, match.totals, title)).decode("ascii")
+        spoken = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals, strict=True))
+        self.chart.value = (
+            f'<img src="data:image/png;base64,{png}" alt="{esc(f"{title}: {spoken}")}" '
+            'style="width:500px;max-width:100%;height:auto">'
         )

@@ -209,7 +209,7 @@ class PlayTable(KitWidget):
         self.scores = widgets.HTML("", layout=layout(display="none", max_width="100%"))
         self.scores.add_class("penang-scores")
         self.log = widgets.HTML("", layout=layout(max_width="100%"))
-        self.log.add_class("penang-log")
+        self.log.add_class("penang-log-box")
 
         handlers = {
             "Meld": self._on_meld,

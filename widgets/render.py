@@ -27,6 +27,8 @@ FOUR_COLOUR = "penang-four-colour"
 STYLESHEET = """
 .penang-kit { font-size: 15px; line-height: 1.4; max-width: 100%; }
 .penang-kit .widget-html-content, .penang-kit .widget-html { line-height: 1.45; height: auto; }
+.penang-kit .widget-dropdown { max-width: 100%; }
+.penang-kit .widget-dropdown select { min-width: 0; max-width: 100%; text-overflow: ellipsis; }
 .penang-kit .penang-card {
   display: inline-block; min-width: 2.3em; padding: 0.15em 0.3em; margin: 0.1em;
   border: 1px solid #8a8a8a; border-radius: 0.35em; background: #fff; color: #1a1a1a;
@@ -59,7 +61,8 @@ STYLESHEET = """
 }
 .penang-kit .penang-badge.penang-bad { background: #c0392b; }
 .penang-kit .penang-badge.penang-good { background: #1e7d32; }
-.penang-kit .penang-explain, .penang-kit .penang-message, .penang-kit .penang-verdict {
+.penang-kit .penang-explain, .penang-kit .penang-message, .penang-kit .penang-verdict,
+.penang-kit .penang-trouble {
   border-left: 4px solid #34495e; background: #f6f8fa; padding: 0.4em 0.6em; margin: 0.3em 0;
 }
 .penang-kit .penang-explain p, .penang-kit .penang-message p, .penang-kit .penang-verdict p {
@@ -67,7 +70,7 @@ STYLESHEET = """
 }
 .penang-kit .penang-ok { border-left-color: #1e7d32; }
 .penang-kit .penang-no { border-left-color: #c0392b; }
-.penang-kit .penang-log { max-height: 16em; overflow-y: auto; }
+.penang-kit .penang-log { max-height: 16em; overflow: auto; }
 .penang-kit .penang-summary { color: #555; font-size: 0.9em; }
 .penang-kit .penang-scroll { overflow-x: auto; max-width: 100%; }
 @media (max-width: 600px) {
@@ -111,7 +114,9 @@ def card_row(
             pending.remove(card)
             extra = mark
         inner.append(card_html(card, inline=False, extra=extra))
-    return f'<span class="penang-cards" aria-label="{esc(label)}">{"".join(inner)}</span>'
+    return (
+        f'<span class="penang-cards" role="group" aria-label="{esc(label)}">{"".join(inner)}</span>'
+    )
 
 
 def face_down(count: int, label: str) -> str:
@@ -140,10 +145,12 @@ def frame_html(
     row_class: Callable[[dict[str, Any]], str] | None = None,
     label: str = "",
     kind: str = "",
+    scroll: bool = True,
 ) -> str:
     """A frame as an HTML table: `cell(column, value, row)` renders a cell (escaped text by
     default), `row_class(row)` gives a row its classes; `kind` adds a class to the table
-    (`penang-hands`, ...) for the stylesheet."""
+    (`penang-hands`, ...) for the stylesheet; `scroll` wraps it in a region that scrolls
+    sideways when the screen is narrow (off when the caller scrolls it already)."""
     head = "".join(f'<th scope="col">{esc(h)}</th>' for h in headers)
     body = []
     for record in frame.to_dict("records"):
@@ -156,11 +163,17 @@ def frame_html(
         cls = row_class(row) if row_class else ""
         attr = f' class="{cls}"' if cls else ""
         body.append(f"<tr{attr}>{''.join(cells)}</tr>")
-    aria = f' aria-label="{esc(label)}"' if label else ""
-    cls = f"penang-frame {kind}".strip()
+    name = esc(label or "table")
+    table_class = f"penang-frame {kind}".strip()
+    table = (
+        f'<table class="{table_class}" aria-label="{name}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+    if not scroll:
+        return table
+    # A region that may scroll sideways on a phone must be reachable by keyboard.
     return (
-        f'<div class="penang-scroll"><table class="{cls}"{aria}><thead><tr>{head}</tr>'
-        f"</thead><tbody>{''.join(body)}</tbody></table></div>"
+        f'<div class="penang-scroll" tabindex="0" role="region" aria-label="{name}">{table}</div>'
     )
 
 
@@ -233,7 +246,8 @@ def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
 
 
 def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
-    """The move log frame (`penang_lib.tables.log_frame`) with rule badges, newest first."""
+    """The move log frame (`penang_lib.tables.log_frame`) with rule badges, newest first, in a
+    box of its own height that scrolls (and can be reached by keyboard to scroll it)."""
     if frame.empty:
         return '<p class="penang-summary">No move yet.</p>'
     shown = frame.iloc[::-1] if latest_first else frame
@@ -243,13 +257,16 @@ def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
             return badge(value)
         return None
 
-    return frame_html(
+    table = frame_html(
         shown,
         ["step", "turn", "player", "move", "rule"],
         ["Step", "Turn", "Player", "Move", "Rule"],
         cell,
         label="move log",
+        scroll=False,
     )
+    # The log keeps its own height and scrolls; by keyboard too.
+    return f'<div class="penang-log" tabindex="0" role="region" aria-label="move log">{table}</div>'
 
 
 def scores_html(frame: pd.DataFrame) -> str:

@@ -274,7 +274,12 @@ class DealStepper(KitWidget):
     # -- callbacks -------------------------------------------------------------------------------
     @guarded
     def _on_slider(self, change: dict[str, Any]) -> None:
-        self._go(int(change["new"]))
+        value = int(change["new"])
+        # Play follows a step made from Python (buttons, `step`), or the browser's link would
+        # copy Play's old value back onto the slider when the page draws or Play starts.
+        if self.play.value != value:
+            self.play.value = value
+        self._go(value)
         self._render()
 
     @guarded
@@ -304,7 +309,7 @@ class DealStepper(KitWidget):
         explanation = self._explanation_html(k, change)
         table = render.table_html(tables.table_frame(working), change)
         hands = render.hands_html(tables.hands_frame(working, show=show), change)
-        log = f'<div class="penang-log">{render.log_html(self._log.iloc[:k])}</div>'
+        log = render.log_html(self._log.iloc[:k])
         scores = render.scores_html(tables.scores_frame(working)) if over else ""
         # Everything is computed before the first widget changes: a failure leaves the page whole.
         self.status.value = status

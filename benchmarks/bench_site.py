@@ -1,0 +1,233 @@
+"""Speed of the tutorial site in a real browser, against a bare Voila page served the stock way.
+
+Both are measured in one run on this machine, in headless Chromium through Playwright:
+- the bare page: a notebook with one button, `voila bare.ipynb` with no settings of ours (no
+  preheated kernel); the time from asking for the page to its button showing, and a click's
+  round trip (click to the button's new label, measured in the page);
+- every lesson of the site (`penang-rummy serve`, one preheated kernel per lesson): the time to
+  its first widget, each load waiting for the lesson's pool to be refilled first (a learner who
+  arrives alone); and the stepper lesson's Next round trip (click to a new explanation).
+
+Goals of issue 7: the median lesson within 0.8x the bare page's time to its first widget, no
+lesson over 1.0x, and a Next round trip within 1.3x of the bare page's click.
+
+Run with `python -m benchmarks.bench_site` (not part of `python -m benchmarks`: it takes
+minutes). Figures only: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, sync_playwright
+
+from benchmarks.site_runner import (
+    CHROMIUM_ARGS,
+    NO_CHROMIUM,
+    Server,
+    chromium_path,
+    free_port,
+    start,
+    start_site,
+    wait_ready,
+)
+from penang_lib.serve import catalogue
+
+BARE_CODE = """import ipywidgets as widgets
+
+button = widgets.Button(description="Click me")
+clicks = 0
+
+
+def clicked(_):
+    global clicks
+    clicks += 1
+    button.description = f"Clicked {clicks}"
+
+
+button.on_click(clicked)
+button"""
+
+ROUND_TRIP_JS = """([button, watched]) => new Promise((resolve) => {
+  const target = document.querySelector(watched);
+  const before = target.textContent;
+  const start = performance.now();
+  const observer = new MutationObserver(() => {
+    if (target.textContent !== before) {
+      observer.disconnect();
+      resolve(performance.now() - start);
+    }
+  });
+  observer.observe(target, { subtree: true, childList: true, characterData: true });
+  document.querySelector(button).click();
+})"""
+
+STEPPER_LESSON = "07_whole_deal.ipynb"
+NEXT_BUTTON_JS = """() => {
+  const buttons = [...document.querySelectorAll('.penang-stepper button')];
+  const next = buttons.find((b) => b.textContent.trim() === 'Next' && !b.disabled);
+  next.setAttribute('data-bench', 'next');
+}"""
+
+
+def bare_notebook(folder: Path) -> Path:
+    """A notebook of one cell, one button (nbformat 4, written as plain JSON)."""
+    cell: dict[str, object] = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": "bare",
+        "metadata": {},
+        "outputs": [],
+        "source": BARE_CODE,
+    }
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = {
+        "cells": [cell],
+        "metadata": {"kernelspec": kernel},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = folder / "bare.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path
+
+
+def first_widget(browser: Browser, server: Server, url: str, selector: str) -> float:
+    """Seconds from asking for `url` to `selector` showing; the landing page is visited first
+    so that closing the page shuts its kernel down."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(server.url, wait_until="load")
+        start_time = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector(selector, state="visible", timeout=120_000)
+        return time.perf_counter() - start_time
+    finally:
+        context.close()
+
+
+def round_trips(
+    browser: Browser, url: str, prepare: str | None, button: str, watched: str, n: int
+) -> list[float]:
+    """Milliseconds from a click to the watched element's new text, `n` times on one page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="load")
+        page.wait_for_selector(watched, state="visible", timeout=120_000)
+        page.wait_for_timeout(500)
+        times = []
+        for _ in range(n):
+            if prepare:
+                page.evaluate(prepare)
+            times.append(float(page.evaluate(ROUND_TRIP_JS, [button, watched])))
+            page.wait_for_timeout(100)
+        return times
+    finally:
+        context.close()
+
+
+def wait_refilled(server: Server, notebook: str, fills_before: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while server.fills(notebook) <= fills_before and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Site speed against a stock bare Voila page.")
+    parser.add_argument("--loads", type=int, default=3, help="loads per page (default 3)")
+    parser.add_argument("--clicks", type=int, default=15, help="clicks per round-trip figure")
+    args = parser.parse_args(argv)
+    path = chromium_path()
+    if path is None:
+        print(NO_CHROMIUM, file=sys.stderr)
+        return 2
+    lessons = [lesson["file"] for lesson in catalogue()]
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
+        folder = Path(tmp)
+        bare = bare_notebook(folder)
+        port = free_port()
+        stock = start(
+            [
+                sys.executable,
+                "-m",
+                "voila",
+                str(bare),
+                "--no-browser",
+                f"--port={port}",
+                "--Voila.port_retries=0",
+                "--Voila.ip=127.0.0.1",
+                f"--Voila.config_file_paths={folder}",
+            ],
+            port,
+            cwd=folder,
+        )
+        try:
+            wait_ready(stock, set())
+            bare_times = [
+                first_widget(browser, stock, stock.url, ".widget-button") for _ in range(args.loads)
+            ]
+            bare_clicks = round_trips(
+                browser, stock.url, None, ".widget-button", ".widget-button", args.clicks
+            )
+        finally:
+            stock.stop()
+        site = start_site(pool=1)
+        try:
+            wait_ready(site, set(lessons))
+            lesson_times: dict[str, list[float]] = {}
+            for lesson in lessons:
+                url = f"{site.url}voila/render/{lesson}"
+                for _ in range(args.loads):
+                    fills = site.fills(lesson)
+                    lesson_times.setdefault(lesson, []).append(
+                        first_widget(browser, site, url, ".penang-kit")
+                    )
+                    wait_refilled(site, lesson, fills)
+            next_clicks = []
+            if STEPPER_LESSON in lessons:
+                next_clicks = round_trips(
+                    browser,
+                    f"{site.url}voila/render/{STEPPER_LESSON}",
+                    NEXT_BUTTON_JS,
+                    "[data-bench=next]",
+                    ".penang-stepper .penang-explain",
+                    args.clicks,
+                )
+        finally:
+            site.stop()
+        browser.close()
+
+    bare_median = statistics.median(bare_times)
+    print(f"bare stock page, first widget: median {bare_median:.2f} s over {len(bare_times)} loads")
+    medians = {lesson: statistics.median(times) for lesson, times in lesson_times.items()}
+    for lesson, median in medians.items():
+        print(f"  {lesson:<32} first widget: median {median:.2f} s ({median / bare_median:.2f}x)")
+    overall = statistics.median(medians.values())
+    slowest = max(medians.values())
+    print(
+        f"lessons, first widget: median {overall:.2f} s = {overall / bare_median:.2f}x the bare "
+        f"page (goal <= 0.8x); slowest {slowest:.2f} s = {slowest / bare_median:.2f}x "
+        "(goal <= 1.0x)"
+    )
+    click = statistics.median(bare_clicks)
+    print(f"bare page click round trip: median {click:.0f} ms over {len(bare_clicks)} clicks")
+    if next_clicks:
+        step = statistics.median(next_clicks)
+        print(
+            f"stepper Next round trip: median {step:.0f} ms = {step / click:.2f}x the bare click "
+            "(goal <= 1.3x)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,90 @@
+"""Every published page in a real browser: it loads, shows its widgets, reports no error,
+fetches nothing from outside 127.0.0.1, and passes an accessibility audit (axe-core)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+
+from benchmarks.site_runner import Server
+from penang_lib.serve import catalogue
+from tests.site.conftest import AXE, lesson_url, open_page
+from widgets.base import OOPS
+
+LESSONS = [lesson["file"] for lesson in catalogue()]
+
+
+def error_outputs(page: Page) -> list[str]:
+    """Error and stderr outputs of the page's cells, and any traceback text."""
+    found: list[str] = page.eval_on_selector_all(
+        "[data-mime-type*='error'], [data-mime-type*='stderr']", "els => els.map(e => e.innerText)"
+    )
+    text = page.inner_text("body")
+    for marker in ("Traceback", OOPS):
+        if marker in text:
+            found.append(marker)
+    return found
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Serious and critical accessibility violations that axe-core finds on the page."""
+    assert AXE.exists(), f"axe-core is missing at {AXE}: `make test` installs it with npm"
+    page.add_script_tag(path=str(AXE))
+    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_the_landing_page_lists_every_lesson_in_order(
+    site: Server, context: BrowserContext
+) -> None:
+    visit = open_page(context, site.url, widgets=False)
+    page = visit.page
+    links = page.eval_on_selector_all(
+        "ol.lessons a", "els => els.map(e => [e.getAttribute('href'), e.innerText])"
+    )
+    expected = catalogue()
+    assert [href for href, _ in links] == [f"/voila/render/{lesson['file']}" for lesson in expected]
+    for (_, text), lesson in zip(links, expected, strict=True):
+        assert lesson["title"] in text and f"{lesson['minutes']} min" in text
+    assert "Wikipedia: Penang rummy" in page.inner_text("main")
+    # The landing page sets the XSRF cookie that lets closed lessons shut their kernels down.
+    assert any(cookie["name"] == "_xsrf" for cookie in context.cookies())
+    assert visit.outside == [] and visit.errors == []
+    assert axe_violations(page) == []
+
+
+def test_the_stock_file_tree_is_replaced_by_the_landing_page(site: Server) -> None:
+    for path in ("", "voila/tree", "voila/tree/", "voila/tree?classic-tree=true"):
+        status, body = site.get(path)
+        assert status == 200 and 'class="lessons"' in body, path
+
+
+@pytest.mark.parametrize("file", LESSONS)
+def test_a_lesson_loads_clean_and_offline(site: Server, context: BrowserContext, file: str) -> None:
+    visit = open_page(context, lesson_url(site, file))
+    page = visit.page
+    assert error_outputs(page) == []
+    assert visit.outside == [], f"{file} fetched from outside 127.0.0.1: {visit.outside}"
+    assert visit.errors == []
+    # Sources are stripped: no code cell's input reaches the browser.
+    assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor").count() == 0
+    assert "import " not in page.content() and "lesson_data(" not in page.content()
+    assert axe_violations(page) == [], json.dumps(axe_violations(page))
+
+
+@pytest.mark.parametrize("query", ["?template=classic", "?theme=dark"])
+def test_template_and_theme_overrides_are_refused(
+    site: Server, context: BrowserContext, query: str
+) -> None:
+    visit = open_page(context, lesson_url(site, LESSONS[0], query))
+    body = visit.page.locator("body")
+    assert "theme-dark" not in (body.get_attribute("class") or "")
+    assert "max-width: 1180px" in visit.page.content()  # still our template
+    assert visit.outside == []
