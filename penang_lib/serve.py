@@ -116,4 +116,7 @@ def serve(
     catalogue()  # a lesson without metadata is an error now, not a broken landing page
     command = voila_command(port, ip, open_browser, pool)
     print(f"Serving the Penang Rummy lessons on http://{ip}:{port}/ (Ctrl-C stops)", flush=True)
+    # `python -m voila` looks in the working directory first: run from the repository's top,
+    # where no file can be taken for Voila (site/voila.py would be, from inside site/).
+    os.chdir(REPO)
     os.execve(command[0], command, voila_env())

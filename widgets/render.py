@@ -72,18 +72,24 @@ STYLESHEET = """
 .penang-kit .penang-no { border-left-color: #c0392b; }
 .penang-kit .penang-log { max-height: 16em; overflow: auto; }
 .penang-kit .penang-summary { color: #555; font-size: 0.9em; }
+.penang-kit a { color: #1f5fbf; text-decoration: underline; }
 .penang-kit .penang-scroll { overflow-x: auto; max-width: 100%; }
 @media (max-width: 600px) {
   .penang-kit { font-size: 14px; }
   .penang-kit .penang-card { min-width: 2em; padding: 0.1em 0.2em; }
-  /* On a phone each hand gets a line of its own under its player's figures. */
+  /* On a phone each hand gets a line of its own under its player's figures; the passport
+     column gives way (the status and the explanations still say it). */
   .penang-kit table.penang-hands tr { display: flex; flex-wrap: wrap; }
   .penang-kit table.penang-hands th, .penang-kit table.penang-hands td {
-    flex: 0 0 17%; box-sizing: border-box; border-bottom: none;
+    flex: 0 0 18%; box-sizing: border-box; border-bottom: none;
   }
   .penang-kit table.penang-hands th { font-size: 0.85em; }
   .penang-kit table.penang-hands th:first-child,
-  .penang-kit table.penang-hands td:first-child { flex-basis: 32%; }
+  .penang-kit table.penang-hands td:first-child { flex-basis: 30%; }
+  .penang-kit table.penang-hands th:nth-child(2),
+  .penang-kit table.penang-hands td:nth-child(2) { flex-basis: 34%; }
+  .penang-kit table.penang-hands th:nth-child(5),
+  .penang-kit table.penang-hands td:nth-child(5) { display: none; }
   .penang-kit table.penang-hands td:last-child {
     flex-basis: 100%; border-bottom: 1px solid #ddd;
   }
