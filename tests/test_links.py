@@ -9,8 +9,9 @@ import pytest
 
 from penang_lib import Deal, parse_move, play_deal
 from penang_lib.simulate import bot_names
+from widgets import DealStepper
 from widgets.lessons import Cards, lesson_data, position_deal
-from widgets.links import MAX_SEED, read_link, stepper_from_link
+from widgets.links import MAX_SEED, apply_link, read_link, stepper_from_link
 
 
 def test_a_good_link_is_read_whole() -> None:
@@ -119,3 +120,16 @@ def test_cards_show_as_the_engine_draws_them() -> None:
     shown = Cards("7H 7H 7C")
     assert shown._repr_html_().count("7♥") == 2 and "seven of clubs" in shown._repr_html_()
     assert repr(shown) == "7♥ 7♥ 7♣"
+
+
+def test_a_link_applied_later_changes_the_deal_in_the_same_widgets() -> None:
+    stepper = DealStepper.from_seed(5, page="lesson.ipynb")
+    tree = {id(w) for w in stepper.walk()}
+    apply_link(stepper, "seed=8&step=2", page="lesson.ipynb", seed=5)
+    assert stepper.deal.move_stack == play_deal(8).move_stack[:2]
+    assert stepper.slider.max == stepper.play.max == len(play_deal(8).move_stack)
+    assert "seed=8" in stepper.status.value
+    assert {id(w) for w in stepper.walk()} == tree
+    with pytest.raises(ValueError):
+        stepper.show_deal(play_deal(9), step=10**6)
+    assert stepper.deal.move_stack == play_deal(8).move_stack[:2]  # unchanged

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
 from penang_lib.simulate import bot_names
-from widgets.stepper import DealStepper
+from widgets.stepper import DealStepper, seeded_deal
 
 MAX_SEED = 2**32 - 1
 """The largest seed a link may name (the engine draws its own seeds below 2**32)."""
@@ -91,18 +91,25 @@ def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful"
     return DealLink(chosen_seed, chosen_players, chosen_bots, step, tuple(ignored))
 
 
-def stepper_from_link(
+def apply_link(
+    stepper: DealStepper,
     query: str | None = None,
     page: str = "07_whole_deal.ipynb",
     seed: int = 5,
     players: int = 4,
     bots: str = "careful",
-) -> DealStepper:
-    """A `DealStepper` on the deal the page's link asks for (`query`: the query string, read from
-    Voila when None), showing the link of its current step and what of the link was ignored."""
+) -> DealLink:
+    """Show the deal and step the page's link asks for in `stepper`, which shows the default
+    deal (`seed`, `players`, `bots`); say in one sentence what of the link was ignored.
+
+    A lesson builds its stepper on the default deal, then calls this in its last cell: with
+    preheated kernels everything before it is ready when the learner arrives, and only this
+    waits for the request (`query` None: read it from Voila)."""
     link = read_link(query_string() if query is None else query, seed, players, bots)
     ignored = list(link.ignored)
-    stepper = DealStepper.from_seed(link.seed, link.players, list(link.bots), page=page)
+    if (link.seed, link.players, link.bots) != (seed, players, bot_names(bots, players)):
+        deal, whys, address = seeded_deal(link.seed, link.players, list(link.bots), page=page)
+        stepper.show_deal(deal, whys, 0, address)
     if link.step is not None:
         if link.step > stepper.steps:
             ignored.append(f"step {link.step} (this deal has steps 0 to {stepper.steps})")
@@ -114,4 +121,18 @@ def stepper_from_link(
             + "; ".join(ignored)
             + "."
         )
+    return link
+
+
+def stepper_from_link(
+    query: str | None = None,
+    page: str = "07_whole_deal.ipynb",
+    seed: int = 5,
+    players: int = 4,
+    bots: str = "careful",
+) -> DealStepper:
+    """A `DealStepper` on the deal the page's link asks for (`query`: the query string, read from
+    Voila when None), showing the link of its current step and what of the link was ignored."""
+    stepper = DealStepper.from_seed(seed, players, bots, page=page)
+    apply_link(stepper, query, page, seed, players, bots)
     return stepper

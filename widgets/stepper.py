@@ -51,6 +51,24 @@ def _names_text(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def seeded_deal(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+    page: str | None = None,
+) -> tuple[Deal, list[str], str | None]:
+    """The deal of `seed` played by `bots`, each bot's reason per move, and (with `page`) the
+    address that opens it: `page?seed=S&players=P&bots=...`."""
+    deal, choices = play_deal_explained(seed, players, bots, rules)
+    link = None
+    if page is not None:
+        seats = bot_names(bots, players)
+        names = seats[0] if len(set(seats)) == 1 else ",".join(seats)
+        link = f"{page}?seed={seed}&players={players}&bots={names}"
+    return deal, [c.why for c in choices], link
+
+
 def shows_rule(events: Iterable[Event], rule: str) -> bool:
     """Whether these events show `rule` (a `run` or `set` event shows `meld`)."""
     rules = {e.rule for e in events}
@@ -80,20 +98,25 @@ class DealStepper(KitWidget):
         link: str | None = None,
     ) -> None:
         super().__init__(four_colour)
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.players
-        ):
-            raise ValueError(f"seat must be a seat number from 0 to {deal.players - 1}")
+        self._check_seat(seat, deal)
+        self._check_step(step, len(deal.move_stack))
+        self.seat = seat
+        self._note = note
+        self._take(deal, whys, link)
+        self._build(step)
+        self._go(step)
+        self._render()
+        self.slider.observe(self._on_slider, names="value")
+
+    def _take(self, deal: Deal, whys: Sequence[str] | None, link: str | None) -> None:
+        """Make `deal` (its moves, with `whys`) the one this stepper shows, from step 0."""
         steps = len(deal.move_stack)
         if whys is not None and len(whys) != steps:
             raise ValueError(f"give one reason per move: this deal has {steps}, not {len(whys)}")
-        self._check_step(step, steps)
-        self.seat = seat
         self.whys: tuple[str, ...] | None = tuple(whys) if whys is not None else None
         self.link = link
         """A page address that opens this deal (e.g. `07_whole_deal.ipynb?seed=5`): the status
         line then offers the link of the current step (`&step=K` added) for sharing."""
-        self._note = note
         self._full = deal.copy()  # our own: later changes to the caller's deal change nothing
         self._moves = list(deal.move_stack)
         self._turns = tables.move_turns(self._full)
@@ -101,10 +124,32 @@ class DealStepper(KitWidget):
         self._working = deal.copy()
         while self._working.move_stack:
             self._working.pop()
-        self._build(step)
-        self._go(step)
-        self._render()
-        self.slider.observe(self._on_slider, names="value")
+
+    def show_deal(
+        self,
+        deal: Deal,
+        whys: Sequence[str] | None = None,
+        step: int = 0,
+        link: str | None = None,
+    ) -> None:
+        """Step through another deal in the same widgets (the tree stays as it is), at `step`.
+        Bad arguments raise `ValueError` and change nothing."""
+        self._check_seat(self.seat, deal)
+        self._check_step(step, len(deal.move_stack))
+        self._take(deal, whys, link)
+        with self.slider.hold_sync(), self.play.hold_sync():
+            self.slider.max = self.play.max = self.steps
+        if self.slider.value == step:
+            self._on_slider({"new": step})
+        else:
+            self.slider.value = step
+
+    @staticmethod
+    def _check_seat(seat: int | None, deal: Deal) -> None:
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.players
+        ):
+            raise ValueError(f"seat must be a seat number from 0 to {deal.players - 1}")
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -125,13 +170,8 @@ class DealStepper(KitWidget):
         With `page` (the lesson's file name) the stepper shows a link to its current step,
         `page?seed=S&players=P&bots=...&step=K`, that opens the same deal at the same step.
         """
-        deal, choices = play_deal_explained(seed, players, bots, rules)
-        link = None
-        if page is not None:
-            seats = bot_names(bots, players)
-            names = seats[0] if len(set(seats)) == 1 else ",".join(seats)
-            link = f"{page}?seed={seed}&players={players}&bots={names}"
-        return cls(deal, seat, [c.why for c in choices], step, four_colour, note, link)
+        deal, whys, link = seeded_deal(seed, players, bots, rules, page)
+        return cls(deal, seat, whys, step, four_colour, note, link)
 
     @classmethod
     def showing(
