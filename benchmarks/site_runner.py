@@ -148,6 +148,14 @@ def busy(server: Server, interval: float = 0.5) -> float:
         return 0.0
 
 
+def wait_idle(server: Server, timeout: float = 60, threshold: float = 15) -> None:
+    """Wait (at most `timeout` seconds) until the server and its kernels are idle: refilled
+    pools have finished running their notebooks (see `wait_ready` for why that matters)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and busy(server) >= threshold:
+        pass
+
+
 def wait_ready(server: Server, notebooks: set[str], timeout: float = 240) -> None:
     """Wait until the server answers, every notebook in `notebooks` has a preheated kernel
     (an empty set: until it answers) and those kernels have finished running their notebooks:

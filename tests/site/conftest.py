@@ -22,6 +22,7 @@ from benchmarks.site_runner import (
     chromium_path,
     is_outside,
     start_site,
+    wait_idle,
     wait_ready,
 )
 from penang_lib.serve import catalogue
@@ -53,7 +54,10 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
+def context(browser: Browser, site: Server) -> Iterator[BrowserContext]:
+    """A fresh browser context, once the site is idle: a lesson used by an earlier test has its
+    preheated kernel back and done running the notebook."""
+    wait_idle(site)
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     yield ctx
     ctx.close()
