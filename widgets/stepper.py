@@ -352,8 +352,9 @@ class DealStepper(KitWidget):
         log = render.log_html(self._log.iloc[:k])
         scores = render.scores_html(tables.scores_frame(working)) if over else ""
         # Everything is computed before the first widget changes: a failure leaves the page whole.
-        self.status.value = status
+        # The explanation goes first: it is what the learner reads after a click.
         self.explanation.value = explanation
+        self.status.value = status
         self.table.value = table
         self.hands.value = hands
         self.log.value = log
