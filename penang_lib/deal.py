@@ -88,6 +88,14 @@ def _sig(meld: Meld) -> tuple[Card, ...]:
     return tuple(sorted(meld.cards, key=Card.sort_key))
 
 
+def _distinct(melds: Sequence[Meld]) -> list[Meld]:
+    """The melds that mean different things, in order (one per signature)."""
+    seen: dict[tuple[Card, ...], Meld] = {}
+    for meld in melds:
+        seen.setdefault(_sig(meld), meld)
+    return list(seen.values())
+
+
 class Deal:
     """One deal: the hands, the table, whose turn it is, and the moves played so far.
 
@@ -326,12 +334,14 @@ class Deal:
         if not readings:
             verdict = meld_verdict(move.cards, self.rules, self.copies)
             raise IllegalMove(verdict.rule, verdict.reason)
-        if len(readings) > 1 and len({_sig(m) for m in readings}) > 1:
-            options = " or ".join(str(m) for m in readings)
+        distinct = _distinct(readings)
+        if len(distinct) > 1:
+            options = " or ".join(str(m) for m in distinct)
             raise IllegalMove(
                 "joker",
                 f"{cards_symbols(move.cards)} can be read more than one way: say which card each "
                 f"joker stands for ({options}).",
+                tuple(MeldMove(m.cards) for m in distinct),
             )
         return readings[0]
 
@@ -359,14 +369,14 @@ class Deal:
         meld = self.table[move.target]
         if isinstance(move, LayOff):
             results = meld.lay_off_results(move.card)
-            if len(results) > 1 and len({_sig(m) for m in results}) > 1:
-                options = " or ".join(
-                    str(m.cards[0] if m.low < meld.low else m.cards[-1]) for m in results
-                )
+            distinct = _distinct(results)
+            if len(distinct) > 1:
+                placed = [m.cards[0] if m.low < meld.low else m.cards[-1] for m in distinct]
                 raise IllegalMove(
                     "joker",
                     f"The joker could go at either end of {meld.description}: say which card it "
-                    f"stands for ({options}).",
+                    f"stands for ({' or '.join(str(c) for c in placed)}).",
+                    tuple(LayOff(move.target, card) for card in placed),
                 )
             if not results:
                 verdict = lay_off_verdict(meld, move.card, self.rules, self.copies)

@@ -17,11 +17,16 @@ from penang_lib.cards import Card, CardParseError, cards_symbols, cards_text, pa
 
 
 class IllegalMove(ValueError):
-    """A move the rules forbid. `rule` is the rule id, the message one sentence for a learner."""
+    """A move the rules forbid. `rule` is the rule id, the message one sentence for a learner.
 
-    def __init__(self, rule: str, reason: str) -> None:
+    `options` are the legal moves the player may have meant: for a plain joker with several
+    readings (rule `joker`), the same move with the joker noted each way it can stand.
+    """
+
+    def __init__(self, rule: str, reason: str, options: tuple[Move, ...] = ()) -> None:
         self.rule = rule
         self.reason = reason
+        self.options = options
         super().__init__(reason)
 
 

@@ -905,3 +905,26 @@ def test_copy_is_independent() -> None:
     other.pop()
     other.pop()
     assert other.state_key() == key
+
+
+def test_an_ambiguous_joker_is_refused_with_each_legal_reading_offered() -> None:
+    deal = Deal(hands=["5H 6H JK 9C", "2C 3C 4C 8D"], dealer=1)
+    with pytest.raises(IllegalMove) as refused:
+        deal.push(parse_move("meld 5H 6H JK"))
+    assert refused.value.rule == "joker"
+    assert sorted(str(m) for m in refused.value.options) == ["meld 5H 6H JK@4H", "meld 5H 6H JK@7H"]
+    assert all(deal.is_legal(m) for m in refused.value.options)
+    # A joker that fits either end of a run: both ends are offered, each legal.
+    deal = Deal(hands=["5H 6H 7H JK 9C KD", "2C 3C 4C 8D"], dealer=1)
+    deal.push(parse_move("meld 5H 6H 7H"))
+    with pytest.raises(IllegalMove) as either_end:
+        deal.push(parse_move("lay_off 0 JK"))
+    assert sorted(str(m) for m in either_end.value.options) == [
+        "lay_off 0 JK@4H",
+        "lay_off 0 JK@8H",
+    ]
+    assert all(deal.is_legal(m) for m in either_end.value.options)
+    # Any other refusal offers nothing.
+    with pytest.raises(IllegalMove) as other:
+        deal.push(parse_move("lay_off 0 9C"))
+    assert other.value.options == ()

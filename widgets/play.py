@@ -27,11 +27,9 @@ import ipywidgets as widgets
 from penang_lib import tables
 from penang_lib.bots import Bot, CarefulBot, Choice, make_bot, play_move
 from penang_lib.cards import CARD_COLOURS, Card, parse_cards
-from penang_lib.checks import check_meld
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
 from penang_lib.explain import explain
-from penang_lib.melds import Meld
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -85,18 +83,6 @@ SHOWN_BOT_MOVES = 12
 
 def _p(text: str) -> str:
     return f"<p>{render.esc(text)}</p>"
-
-
-def _distinct(melds: Sequence[Meld]) -> list[Meld]:
-    """The melds that mean different things (the same cards in another order are one)."""
-    seen: set[tuple[Card, ...]] = set()
-    out = []
-    for meld in melds:
-        key = tuple(sorted(meld.cards, key=Card.sort_key))
-        if key not in seen:
-            seen.add(key)
-            out.append(meld)
-    return out
 
 
 class PlayTable(KitWidget):
@@ -265,28 +251,25 @@ class PlayTable(KitWidget):
     # -- callbacks: the learner's moves ----------------------------------------------------------
     @guarded
     def _on_meld(self, _button: Any = None) -> None:
-        cards = self.selected()
-        err = self._push(MeldMove(tuple(cards)))
-        if err is not None and err.rule == "joker":
-            readings = _distinct(check_meld(cards, self.deal.rules).readings)
-            if len(readings) > 1:
-                self._offer([(m.symbols, MeldMove(m.cards)) for m in readings], err)
+        err = self._push(MeldMove(tuple(self.selected())))
+        if err is not None and err.options:
+            # The engine lists the readings of a plain joker: the learner picks one.
+            self._offer([(m.label().removeprefix("meld "), m) for m in err.options], err)
 
     @guarded
     def _on_lay_off(self, _button: Any = None) -> None:
         card = self._one_card("lay off")
         if card is None:
             return
-        target = self._target()
-        err = self._push(LayOff(target, card))
-        if err is not None and err.rule == "joker" and 0 <= target < len(self.deal.table):
-            meld = self.deal.table[target]
+        err = self._push(LayOff(self._target(), card))
+        if err is not None and err.options:
+            # The engine lists where the joker may stand: the learner picks one end.
             options = []
-            for result in _distinct(meld.lay_off_results(card)):
-                noted = result.cards[0] if result.low < meld.low else result.cards[-1]
-                options.append((f"{noted.symbol} (making {result.symbols})", LayOff(target, noted)))
-            if len(options) > 1:
-                self._offer(options, err)
+            for move in err.options:
+                assert isinstance(move, LayOff)
+                making = self.deal.table[move.target].lay_off_results(move.card)[0]
+                options.append((f"{move.card.symbol} (making {making.symbols})", move))
+            self._offer(options, err)
 
     @guarded
     def _on_swap(self, _button: Any = None) -> None:
