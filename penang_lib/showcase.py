@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from penang_lib.deal import Deal
+from penang_lib.events import Event
 from penang_lib.meld_count import has_meld
 from penang_lib.rules import RULE_BOOK, Rules
 from penang_lib.simulate import play_deal
@@ -32,12 +33,17 @@ def check_rule_ids(shows: Iterable[str]) -> list[str]:
     return ids
 
 
-def rules_shown(deal: Deal) -> set[str]:
-    """Every rule id that an event of `deal` names (`meld` too when a run or set was laid)."""
-    shown = {event.rule for event in deal.events}
+def shown_by(events: Iterable[Event]) -> set[str]:
+    """Every rule id these events show (`meld` too when a run or set was laid)."""
+    shown = {event.rule for event in events}
     if shown & MELD_EVENTS:
         shown.add("meld")
     return shown
+
+
+def rules_shown(deal: Deal) -> set[str]:
+    """Every rule id that an event of `deal` names (`meld` too when a run or set was laid)."""
+    return shown_by(deal.events)
 
 
 def _passport_can_fail(seed: int, players: int, rules: Rules) -> bool:

@@ -16,9 +16,9 @@ import pytest
 from penang_lib import play_deal
 from penang_lib.rules import RULE_BOOK
 from penang_lib.serve import LESSONS, catalogue
+from penang_lib.showcase import shown_by
 from widgets.lessons import data_path, lesson_data
 from widgets.quiz import Quiz
-from widgets.stepper import shows_rule
 
 COURSE = catalogue()
 FILES = [lesson["file"] for lesson in COURSE]
@@ -122,4 +122,4 @@ def test_the_whole_deal_lesson_names_the_steps_where_each_rule_happens() -> None
     assert len(deal.move_stack) == spec["steps"]
     for rule, step in data["steps"].items():
         events = deal.start_events if step == 0 else deal.event_stack[step - 1]
-        assert shows_rule(events, rule), f"step {step} of seed {spec['seed']} shows no {rule}"
+        assert rule in shown_by(events), f"step {step} of seed {spec['seed']} shows no {rule}"

@@ -18,9 +18,8 @@ import ipywidgets as widgets
 
 from penang_lib import tables
 from penang_lib.deal import Deal
-from penang_lib.events import Event
 from penang_lib.rules import Rules
-from penang_lib.showcase import MELD_EVENTS, SHOWCASE_BOTS, check_rule_ids, find_deal
+from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, shown_by
 from penang_lib.simulate import bot_names, play_deal_explained
 from penang_lib.tables import Changes
 from widgets import render
@@ -67,12 +66,6 @@ def seeded_deal(
         names = seats[0] if len(set(seats)) == 1 else ",".join(seats)
         link = f"{page}?seed={seed}&players={players}&bots={names}"
     return deal, [c.why for c in choices], link
-
-
-def shows_rule(events: Iterable[Event], rule: str) -> bool:
-    """Whether these events show `rule` (a `run` or `set` event shows `meld`)."""
-    rules = {e.rule for e in events}
-    return rule in rules or (rule == "meld" and bool(rules & MELD_EVENTS))
 
 
 class DealStepper(KitWidget):
@@ -201,9 +194,9 @@ class DealStepper(KitWidget):
             deal, whys = found, None
         first = ids[0]
         start = 0
-        if not shows_rule(deal.start_events, first):
+        if first not in shown_by(deal.start_events):
             start = next(
-                (k for k, ev in enumerate(deal.event_stack, 1) if shows_rule(ev, first)), 0
+                (k for k, ev in enumerate(deal.event_stack, 1) if first in shown_by(ev)), 0
             )
         return cls(deal, seat, whys, start, four_colour)
 
