@@ -148,28 +148,36 @@ def busy(server: Server, interval: float = 0.5) -> float:
         return 0.0
 
 
-def wait_idle(server: Server, timeout: float = 60, threshold: float = 15) -> None:
-    """Wait (at most `timeout` seconds) until the server and its kernels are idle: refilled
-    pools have finished running their notebooks (see `wait_ready` for why that matters)."""
+def site_ready(server: Server) -> bool:
+    """Whether every preheated kernel of `penang-rummy serve` has run its lesson: the site says
+    "Penang site ready" in its log (site/penang_site.py) and has handed out none since."""
+    for line in reversed(list(server.log)):
+        if "Penang site ready" in line:
+            return True
+        if "Penang site starting" in line or "Using pre-heated kernel" in line:
+            return False
+    return False
+
+
+def wait_idle(server: Server, timeout: float = 90) -> None:
+    """Wait (at most `timeout` seconds) until the site's pools are refilled and their kernels
+    have run their lessons, so that the next page meets a ready kernel."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and busy(server) >= threshold:
-        pass
+    while time.monotonic() < deadline and not site_ready(server):
+        time.sleep(0.2)
 
 
 def wait_ready(server: Server, notebooks: set[str], timeout: float = 240) -> None:
-    """Wait until the server answers, every notebook in `notebooks` has a preheated kernel
-    (an empty set: until it answers) and those kernels have finished running their notebooks:
-    Voila says a pool is filled when its kernels have started, and a request that arrives
-    while a preheated kernel is still running its notebook can lose a cell's output (seen
-    with voila 0.5.13). Raises RuntimeError with the log's tail if the server does not get
-    ready in time."""
+    """Wait until the server answers and, for `penang-rummy serve` (`notebooks` not empty),
+    every notebook in `notebooks` has a preheated kernel that has run it. Raises RuntimeError
+    with the log's tail if the server does not get ready in time."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError("the server stopped at start:\n" + "\n".join(server.log[-30:]))
-        if notebooks <= server.pools_filled():
+        if notebooks <= server.pools_filled() and (not notebooks or site_ready(server)):
             try:
-                if server.get("")[0] < 500 and (not notebooks or busy(server) < 15):
+                if server.get("")[0] < 500:
                     return
             except (OSError, urllib.error.URLError):
                 pass

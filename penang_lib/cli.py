@@ -206,9 +206,25 @@ def _port(text: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from penang_lib.serve import serve
+    from penang_lib.serve import class_lessons, normal_base_url, serve
 
-    serve(port=args.port, ip=args.ip, open_browser=args.open_browser, pool=args.pool)
+    try:  # a bad prefix or lesson name is a usage error, said before Voila starts
+        normal_base_url(args.base_url)
+        if args.class_size:
+            class_lessons(args.lesson)
+        elif args.lesson:
+            raise ValueError("--lesson says which lesson a class opens: give --class N too")
+    except ValueError as error:
+        raise _UsageError(str(error)) from None
+    serve(
+        port=args.port,
+        ip=args.ip,
+        open_browser=args.open_browser,
+        pool=args.pool,
+        base_url=args.base_url,
+        class_size=args.class_size,
+        lessons=args.lesson,
+    )
     return EXIT_OK  # pragma: no cover - serve replaces this process
 
 
@@ -309,6 +325,29 @@ def build_parser() -> argparse.ArgumentParser:
         type=_at_least(0),
         default=None,
         help="kernels kept ready per lesson (default 1; 0 starts each on request)",
+    )
+    serve.add_argument(
+        "--class",
+        dest="class_size",
+        type=_at_least(1),
+        default=None,
+        metavar="N",
+        help="a class of N learners arrives at once: keep N kernels ready for the class's "
+        "lesson (see --lesson) and print the memory that costs",
+    )
+    serve.add_argument(
+        "--lesson",
+        action="append",
+        default=None,
+        metavar="FILE",
+        help="with --class: the lesson the class opens, e.g. 07_whole_deal.ipynb (repeat for "
+        "more; default the first lesson)",
+    )
+    serve.add_argument(
+        "--base-url",
+        default="/",
+        metavar="PREFIX",
+        help="serve under this path, e.g. /penang/ behind a proxy (default /)",
     )
     serve.set_defaults(run=_serve, open_browser=False)
     return parser

@@ -25,11 +25,22 @@ c.VoilaConfiguration.file_denylist = [r".*\.(ipynb|py|json)", r"(^|.*/)\..*"]
 # for the request, so deep links work with preheated kernels too.
 c.VoilaConfiguration.preheat_kernel = True
 c.VoilaConfiguration.default_pool_size = 1
+# A refill starts this long after a kernel is handed out, so it does not slow that page down;
+# a learner who needs the refill sooner wakes it at once (site/penang_site.py).
+c.VoilaKernelManager.fill_delay = 4
 
 # Kernels of closed or abandoned pages: shut down when idle, even if a tab is still open.
 c.MappingKernelManager.cull_idle_timeout = 15 * 60
 c.MappingKernelManager.cull_interval = 60
 c.MappingKernelManager.cull_connected = True
+# A kernel that dies stays dead: restarted, it would come back without its lesson (an empty
+# kernel the page cannot use). A dead preheated kernel is replaced (site/penang_site.py); a
+# page whose kernel is gone says so and offers a reload (the template).
+c.KernelManager.autorestart = False
+
+# Our own login-cookie name: on a Jupyter server (JupyterHub, Binder) the server's cookie of
+# the same name would be refused and cleared by Voila on every request.
+c.IdentityProvider.cookie_name = "penang-site"
 
 # Only this machine, unless `serve --ip` says otherwise.
 c.Voila.ip = "127.0.0.1"
@@ -40,26 +51,17 @@ c.Voila.port_retries = 0
 c.Voila.tornado_settings = {"jinja_template_vars": {"lessons": catalogue()}}
 
 
-def _without_nagle() -> None:
-    """Send every kernel message to the browser at once.
+def _load_site_changes() -> None:
+    """Our changes to Voila's behaviour (site/penang_site.py, next to this file)."""
+    import importlib.util
+    from pathlib import Path
 
-    Neither Voila nor jupyter_server turns off Nagle's algorithm on the kernel websocket, so
-    when a click makes the kernel send a few messages in a row (busy, the widget updates,
-    idle) the later ones wait for the browser's delayed acknowledgement: about 40 ms on every
-    click, measured here. Tornado's `set_nodelay(True)` on each connection removes the wait.
-    """
-    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
-
-    if getattr(VoilaKernelWebsocketHandler, "_penang_nodelay", False):
-        return
-    opened = VoilaKernelWebsocketHandler.open
-
-    async def open_without_nagle(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        self.set_nodelay(True)
-        return await opened(self, *args, **kwargs)
-
-    VoilaKernelWebsocketHandler.open = open_without_nagle
-    VoilaKernelWebsocketHandler._penang_nodelay = True
+    path = Path(__file__).with_name("penang_site.py")
+    spec = importlib.util.spec_from_file_location("penang_site", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.install()
 
 
-_without_nagle()
+_load_site_changes()

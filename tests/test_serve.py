@@ -3,16 +3,33 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import importlib.util
 import json
 import os
 import sys
+import time
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from traitlets.config.loader import PyFileConfigLoader
 
 from penang_lib.cli import main
-from penang_lib.serve import LESSONS, SITE, TEMPLATE, catalogue, voila_command, voila_env
+from penang_lib.serve import (
+    CLASS_ENV,
+    CLASS_LESSONS_ENV,
+    LESSONS,
+    SITE,
+    TEMPLATE,
+    catalogue,
+    class_lessons,
+    class_plan,
+    normal_base_url,
+    voila_command,
+    voila_env,
+)
 
 
 def site_config() -> object:
@@ -35,11 +52,138 @@ def test_the_settings_strip_sources_hide_tracebacks_and_refuse_overrides() -> No
     assert lessons == catalogue()
 
 
-def test_the_settings_send_kernel_messages_without_delay() -> None:
+def site_changes() -> ModuleType:
+    """site/penang_site.py, loaded the way site/voila.py loads it."""
+    spec = importlib.util.spec_from_file_location("penang_site_test", SITE / "penang_site.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_settings_install_the_sites_changes_to_voila() -> None:
+    import voila.app
+    import voila.voila_kernel_manager
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-    site_config()
-    assert VoilaKernelWebsocketHandler._penang_nodelay is True
+    config = site_config()
+    assert voila.app._penang_site is True
+    assert VoilaKernelWebsocketHandler.open.__name__ == "open_without_nagle"
+    assert VoilaKernelWebsocketHandler.write_message.__name__ == "write_message"
+    assert voila.app.voila_kernel_manager_factory.__name__ == "site_factory"
+    assert config.KernelManager.autorestart is False  # type: ignore[attr-defined]
+    assert config.VoilaKernelManager.fill_delay > 0  # type: ignore[attr-defined]
+
+
+def test_no_traceback_or_printed_text_is_sent_to_a_page() -> None:
+    site = site_changes()
+    error = {"header": {"msg_type": "error"}, "content": {"traceback": ["Traceback ..."]}}
+    update = {"header": {"msg_type": "comm_msg"}, "content": {"data": {"state": {"value": 1}}}}
+    assert site._message_type(json.dumps(error)) == "error"
+    assert site._message_type(json.dumps({**error, "header": {"msg_type": "stream"}})) == "stream"
+    assert site._message_type(error) == "error"
+    assert site._message_type(json.dumps(update)) is None  # not parsed: cannot be hidden
+    # A widget whose text mentions a message type is not mistaken for one.
+    tricky = {"header": {"msg_type": "comm_msg"}, "content": {"text": '"msg_type": "error"'}}
+    assert site._message_type(json.dumps(tricky)) not in site.HIDDEN_MESSAGES
+    assert {"error", "stream"} <= site.HIDDEN_MESSAGES
+    assert "comm_msg" not in site.HIDDEN_MESSAGES and "status" not in site.HIDDEN_MESSAGES
+
+
+def test_a_kernel_belongs_to_the_first_browser_that_asks_for_it() -> None:
+    site = site_changes()
+    assert site.owns("ana", "kernel-1")
+    assert site.owns("ana", "kernel-1")
+    assert not site.owns("ben", "kernel-1")
+    assert not site.owns(None, "kernel-2")
+    assert site.owns("ben", "kernel-2")
+
+
+def test_a_refill_sleeps_out_its_delay_unless_a_learner_wakes_it() -> None:
+    site = site_changes()
+
+    async def refill(delay: float, wake: bool) -> float:
+        async def start() -> str:
+            return "started"
+
+        began = time.monotonic()
+        task = asyncio.ensure_future(site._wait_before(delay, start()))
+        await asyncio.sleep(0.05)
+        if wake:
+            site._wake()
+        assert await task == "started"
+        return time.monotonic() - began
+
+    assert asyncio.run(refill(0.3, wake=False)) >= 0.3
+    assert asyncio.run(refill(30, wake=True)) < 5  # not the 30 s
+
+
+def test_a_class_keeps_its_size_of_kernels_for_its_lessons(monkeypatch: pytest.MonkeyPatch) -> None:
+    site = site_changes()
+    monkeypatch.delenv(CLASS_ENV, raising=False)
+    assert site.class_pools(1) == {"default": 1}
+    env = voila_env({}, class_size=30, lessons=["07_whole_deal.ipynb", "08_play.ipynb"])
+    monkeypatch.setenv(CLASS_ENV, env[CLASS_ENV])
+    monkeypatch.setenv(CLASS_LESSONS_ENV, env[CLASS_LESSONS_ENV])
+    assert site.class_pools(1) == {"default": 1, "07_whole_deal.ipynb": 30, "08_play.ipynb": 30}
+    assert CLASS_ENV not in voila_env({CLASS_ENV: "9"})  # an old class is not inherited
+
+
+def test_class_lessons_are_named_by_file_or_number() -> None:
+    files = [lesson["file"] for lesson in catalogue()]
+    assert class_lessons(None) == files[:1]
+    assert class_lessons(["07"]) == [f for f in files if f.startswith("07_")]
+    assert class_lessons([files[2]]) == [files[2]]
+    with pytest.raises(ValueError, match="there is no lesson '99'"):
+        class_lessons(["99"])
+    plan = class_plan(30, class_lessons(["07", "08"]))
+    assert "class of 30" in plan and "GB" in plan
+    kernels = 30 * 2 + (len(files) - 2)
+    assert f"{kernels} kernels in all" in plan
+
+
+@pytest.mark.parametrize(
+    ("prefix", "normal"),
+    [
+        ("/", "/"),
+        ("", "/"),
+        ("penang", "/penang/"),
+        ("/user/ana/penang/", "/user/ana/penang/"),
+        ("/user/ana%40school.example/penang", "/user/ana%40school.example/penang/"),
+        ("/user/ana@school/penang/", "/user/ana@school/penang/"),
+    ],
+)
+def test_a_base_url_is_normalised(prefix: str, normal: str) -> None:
+    assert normal_base_url(prefix) == normal
+
+
+@pytest.mark.parametrize("prefix", ["/../etc/", "/a b/", "/x%zz/", "/<script>/", "/a'b/", "/./"])
+def test_a_base_url_that_is_not_a_plain_path_is_refused(prefix: str) -> None:
+    with pytest.raises(ValueError, match="plain path"):
+        normal_base_url(prefix)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["serve", "--lesson", "07"], "give --class N too"),
+        (["serve", "--class", "3", "--lesson", "99"], "there is no lesson '99'"),
+        (["serve", "--base-url", "/../x"], "plain path"),
+        (["serve", "--class", "0"], "penang-rummy"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with contextlib.suppress(SystemExit):
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and len(err.strip().splitlines()) <= 2
+
+
+def test_the_command_carries_the_base_url() -> None:
+    assert "--Voila.base_url=/penang/" in voila_command(base_url="penang")
+    assert "--Voila.base_url=/" in voila_command()
 
 
 def test_the_template_is_ours_and_found_first() -> None:

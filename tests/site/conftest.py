@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_playwright
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchmarks.site_runner import (
     CHROMIUM_ARGS,
@@ -92,14 +91,7 @@ def open_page(context: BrowserContext, url: str, widgets: bool = True) -> Visit:
     page.on("pageerror", lambda error: visit.errors.append(str(error)))
     page.goto(url, wait_until="load", timeout=90_000)
     if widgets:
-        try:
-            page.wait_for_selector(".penang-kit", timeout=45_000)
-        except PlaywrightTimeout:
-            # Voila 0.5.13 can leave a page without its widgets when the request meets a
-            # preheated kernel in the wrong moment (see benchmarks/site_runner.wait_ready); a
-            # learner reloads, and so does the test, once. A second failure is a failure.
-            page.reload(wait_until="load", timeout=90_000)
-            page.wait_for_selector(".penang-kit", timeout=90_000)
+        page.wait_for_selector(".penang-kit", timeout=60_000)
         page.wait_for_timeout(300)
     return visit
 

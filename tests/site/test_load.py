@@ -1,0 +1,39 @@
+"""A small class (three learners) on the real site, at the same moment: the load command's own
+scenario (benchmarks/load.py) at CI size. The full size (30 learners, with the figures) is
+`python -m benchmarks.load --learners 30`. Behaviour only: no time is asserted."""
+
+from __future__ import annotations
+
+import time
+
+from benchmarks.learners import run_sync
+from benchmarks.load import Outcome, class_arrives, close_pages, kernel_processes
+from benchmarks.site_runner import Server, wait_idle
+
+LEARNERS = 3
+CLICKS = 3
+MOVES = 2
+
+
+def test_three_learners_step_play_and_leave_no_kernel_behind(site: Server) -> None:
+    wait_idle(site)
+
+    async def lesson() -> tuple[list[Outcome], set[str]]:
+        visits = await class_arrives(site.url, LEARNERS, 1.0, CLICKS, MOVES, 120)
+        running = set(kernel_processes(site))
+        await close_pages(visits)
+        return [outcome for outcome, _ in visits], running
+
+    outcomes, running = run_sync(lesson())
+    assert [o.errors for o in outcomes] == [[]] * LEARNERS
+    kernels = {k for o in outcomes for k in o.kernels}
+    assert len(kernels) == 2 * LEARNERS  # every page had a kernel of its own
+    assert kernels <= running
+    for outcome in outcomes:
+        assert len(outcome.nexts) == CLICKS  # every Next changed the explanation
+        assert outcome.moves  # the hinted moves were answered
+        assert outcome.shutdowns == [204, 204]  # both tabs closed
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and kernels & set(kernel_processes(site)):
+        time.sleep(0.5)
+    assert not kernels & set(kernel_processes(site))  # closed pages' kernels are gone
