@@ -23,14 +23,13 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 
 import psutil  # type: ignore[import-untyped]
 
 from benchmarks.learners import Learner, Model, PageError
-from benchmarks.site_runner import Server, free_port, start, wait_ready
+from benchmarks.site_runner import Server, start_site, wait_ready
 from penang_lib.serve import catalogue
 
 STEP_LESSON = "07_whole_deal.ipynb"
@@ -212,25 +211,9 @@ def bare_kernel_mb() -> float:
 
 
 def start_class_site(learners: int, pool: int = 1) -> Server:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "penang_lib.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--no-browser",
-        "--pool",
-        str(pool),
-        "--class",
-        str(learners),
-        "--lesson",
-        STEP_LESSON,
-        "--lesson",
-        PLAY_LESSON,
-    ]
-    return start(command, port)
+    """The site as a teacher starts it for this class: `serve --class N` for both lessons."""
+    lessons = ["--lesson", STEP_LESSON, "--lesson", PLAY_LESSON]
+    return start_site(pool, extra=["--class", str(learners), *lessons])
 
 
 def report(outcomes: list[Outcome], lines: list[str]) -> None:

@@ -118,8 +118,9 @@ def start(command: Sequence[str], port: int, cwd: Path = ROOT) -> Server:
     return server
 
 
-def start_site(pool: int = 1, port: int | None = None) -> Server:
-    """`penang-rummy serve` on a free port (not yet ready: see `wait_ready`)."""
+def start_site(pool: int = 1, port: int | None = None, extra: Sequence[str] = ()) -> Server:
+    """`penang-rummy serve` on a free port, with `extra` options (not yet ready: see
+    `wait_ready`)."""
     port = port or free_port()
     command = [
         sys.executable,
@@ -131,6 +132,7 @@ def start_site(pool: int = 1, port: int | None = None) -> Server:
         "--no-browser",
         "--pool",
         str(pool),
+        *extra,
     ]
     return start(command, port)
 
