@@ -23,8 +23,10 @@ import argparse
 import asyncio
 import random
 import statistics
+import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 
@@ -216,6 +218,55 @@ def start_class_site(learners: int, pool: int = 1) -> Server:
     return start_site(pool, extra=["--class", str(learners), *lessons])
 
 
+@dataclass
+class Browsers:
+    """Headless Chromium for the learners who come with a real browser (launched before the
+    class arrives, as their machines would be)."""
+
+    count: int
+    playwright: Any = None
+    browser: Any = None
+    pages: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from benchmarks.site_runner import CHROMIUM_ARGS, chromium_path
+
+        path = chromium_path()
+        if self.count <= 0 or path is None:
+            self.count = 0
+            return
+        from playwright.sync_api import sync_playwright
+
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(
+            executable_path=path, args=list(CHROMIUM_ARGS)
+        )
+
+    def arrive(self, server: Server, spread: float) -> list[float]:
+        """Open the stepping lesson at random moments within `spread` seconds; the times to
+        the first widget."""
+        rng = random.Random(1)
+        start_time = time.perf_counter()
+        times = []
+        for delay in sorted(rng.uniform(0, spread) for _ in range(self.count)):
+            time.sleep(max(0.0, delay - (time.perf_counter() - start_time)))
+            page = self.browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            began = time.perf_counter()
+            page.goto(f"{server.url}voila/render/{STEP_LESSON}", wait_until="commit")
+            page.wait_for_selector(".penang-kit", state="visible", timeout=300_000)
+            times.append(time.perf_counter() - began)
+            self.pages.append(page)
+        return times
+
+    def close(self) -> None:
+        for page in self.pages:
+            page.close(run_before_unload=True)
+        if self.browser is not None:
+            time.sleep(1)
+            self.browser.close()
+            self.playwright.stop()
+
+
 def report(outcomes: list[Outcome], lines: list[str]) -> None:
     arrivals = [o.arrival for o in outcomes if o.arrival]
     nexts = [t for o in outcomes for t in o.nexts]
@@ -245,6 +296,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clicks", type=int, default=10, help="Next clicks per learner")
     parser.add_argument("--moves", type=int, default=3, help="hinted moves per learner")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per answer")
+    parser.add_argument(
+        "--browsers",
+        type=int,
+        default=2,
+        help="more learners, in headless Chromium, arriving with the class: their time to the "
+        "first widget includes the browser's own work (default 2; 0 for none)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.learners <= 60:
         parser.error("--learners is a number from 1 to 60")
@@ -252,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     bare = bare_kernel_mb()
     started = time.perf_counter()
-    server = start_class_site(args.learners)
+    server = start_class_site(args.learners + max(args.browsers, 0))
     try:
         wait_ready(server, {lesson["file"] for lesson in catalogue()}, timeout=900)
         ready = time.perf_counter() - started
@@ -263,13 +321,30 @@ def main(argv: list[str] | None = None) -> int:
         total_before = sum(memory_mb(p) for p in kernels_before.values())
         available_before = psutil.virtual_memory().available / 2**20
         loop = asyncio.new_event_loop()
-        visits = loop.run_until_complete(
-            class_arrives(
-                server.url, args.learners, args.spread, args.clicks, args.moves, args.timeout
+        arriving = threading.Thread(
+            target=lambda: visits.extend(
+                loop.run_until_complete(
+                    class_arrives(
+                        server.url,
+                        args.learners,
+                        args.spread,
+                        args.clicks,
+                        args.moves,
+                        args.timeout,
+                    )
+                )
             )
         )
+        visits: list[tuple[Outcome, list[Learner]]] = []
+        browsers = Browsers(args.browsers)
+        arriving.start()
+        browser_times = browsers.arrive(server, args.spread)
+        arriving.join()
         outcomes = [outcome for outcome, _ in visits]
         report(outcomes, lines)
+        if browser_times:
+            shown = ", ".join(f"{t:.1f}" for t in browser_times)
+            lines.append(f"learners in Chromium on this machine, first widget: {shown} s")
         used = [k for o in outcomes for k in o.kernels]
         during = kernel_processes(server)
         learner_mb = [memory_mb(p) for k, p in during.items() if k in used]
@@ -281,8 +356,13 @@ def main(argv: list[str] | None = None) -> int:
                 "(goal <= 1.3x)"
             )
         available_during = psutil.virtual_memory().available / 2**20
-        loop.run_until_complete(close_pages(visits))
+        # The learners' sockets live on `loop`; Playwright keeps a loop of its own running in
+        # this thread, so the class leaves from the thread it arrived in.
+        leaving = threading.Thread(target=lambda: loop.run_until_complete(close_pages(visits)))
+        leaving.start()
+        leaving.join()
         loop.close()
+        browsers.close()
         time.sleep(5)
         after = kernel_processes(server)
         left = [k for k in used if k in after]
