@@ -1,7 +1,9 @@
 """penang_lib: the rules engine of Penang Rummy (Si Rummy).
 
 The rule-check API of the rule book (`parse_cards`, `check_meld`, `check_lay_off`, `check_swap`,
-`can_play`, `deadwood_points`) and the `Deal` state machine with python-chess manners. Bots that
+`can_play`, `deadwood_points`) and the `Deal` state machine with python-chess manners. Every
+public function checks what it is given: a wrong type is an `ArgumentTypeError` (a `TypeError`
+that is also a `ValueError`) naming the argument, a value out of range a `ValueError`. Bots that
 play from one player's view (`PlayerView`, `make_bot`), `simulate` for many bot deals and
 `find_deal` for a deal that shows given rules.
 """
@@ -45,6 +47,7 @@ from penang_lib.record import RecordError, dumps, from_record, loads, to_record
 from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
 from penang_lib.showcase import find_deal
 from penang_lib.simulate import play_deal, simulate, summary
+from penang_lib.validate import MAX_SEED, ArgumentTypeError
 from penang_lib.view import PlayerView
 
 __version__ = "0.1.0"
@@ -52,7 +55,9 @@ __version__ = "0.1.0"
 __all__ = [
     "BOT_NAMES",
     "JOKER",
+    "MAX_SEED",
     "RULE_BOOK",
+    "ArgumentTypeError",
     "Bot",
     "Card",
     "CardParseError",

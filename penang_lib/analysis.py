@@ -11,9 +11,19 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from penang_lib.cards import JOKER, JOKER_INDEX, NATURALS, SUITS, Card, Counts, noted_joker
+from penang_lib.cards import (
+    JOKER,
+    JOKER_INDEX,
+    NATURALS,
+    SUITS,
+    Card,
+    Counts,
+    check_counts,
+    noted_joker,
+)
 from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
 from penang_lib.rules import Rules
+from penang_lib.validate import ArgumentTypeError, flag, shown
 
 
 def _natural_index(suit_index: int, position: int) -> int:
@@ -33,7 +43,7 @@ _RUN_STAND_IN = tuple(
 
 
 # -- melds from a hand ---------------------------------------------------------------------------
-def first_meld(counts: Counts, rules: Rules) -> Meld | None:
+def _first_meld(counts: Counts, rules: Rules) -> Meld | None:
     """Some three-card meld the hand can make, or None (sets are looked for before runs)."""
     jokers = counts[JOKER_INDEX]
     for rank in range(1, 14):
@@ -57,7 +67,7 @@ def first_meld(counts: Counts, rules: Rules) -> Meld | None:
     return None
 
 
-def iter_melds(counts: Counts, rules: Rules) -> Iterator[Meld]:
+def _iter_melds(counts: Counts, rules: Rules) -> Iterator[Meld]:
     """Every distinct meld the hand can make (lazily: a hand with jokers has very many)."""
     yield from _iter_sets(counts, rules)
     for s in range(4):
@@ -129,7 +139,7 @@ class TableOption:
     result: Meld
 
 
-def accepting_cards(meld: Meld) -> list[Card]:
+def _accepting_cards(meld: Meld) -> list[Card]:
     """The naturals a meld takes as a lay-off (a set: one per suit; a run: its two end cards)."""
     if meld.kind is Kind.SET:
         return [NATURALS[s * 13 + meld.low - 1] for s in range(4)]
@@ -143,15 +153,15 @@ def accepting_cards(meld: Meld) -> list[Card]:
     return out
 
 
-def takes_joker(meld: Meld) -> bool:
+def _takes_joker(meld: Meld) -> bool:
     """A joker can be laid off on any set and on any run shorter than 14 cards."""
     return meld.kind is Kind.SET or len(meld) < MAX_RUN
 
 
-def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
+def _iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
     """Every lay-off the hand has: each card it holds that fits a table meld, at each end."""
     for target, meld in enumerate(table):
-        for card in accepting_cards(meld):
+        for card in _accepting_cards(meld):
             if counts[card.index]:
                 for result in meld.lay_off_results(card):
                     yield TableOption(target, card, result)
@@ -163,11 +173,11 @@ def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption
                 yield TableOption(target, placed, result)
 
 
-def first_lay_off(counts: Counts, table: Sequence[Meld]) -> TableOption | None:
-    return next(iter_lay_offs(counts, table), None)
+def _first_lay_off(counts: Counts, table: Sequence[Meld]) -> TableOption | None:
+    return next(_iter_lay_offs(counts, table), None)
 
 
-def swap_cards(meld: Meld) -> list[Card]:
+def _swap_cards(meld: Meld) -> list[Card]:
     """The naturals that may take a joker's place in this meld."""
     if meld.jokers == 0:
         return []
@@ -179,19 +189,19 @@ def swap_cards(meld: Meld) -> list[Card]:
     return found if len(found) < 2 else sorted(set(found), key=Card.sort_key)
 
 
-def iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
+def _iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
     """Every swap the hand has: a natural it holds for a joker on the table."""
     for target, meld in enumerate(table):
         if not meld.jokers:
             continue
-        for card in swap_cards(meld):
+        for card in _swap_cards(meld):
             if counts[card.index]:
                 results = meld.swap_results(card)
                 if results:
                     yield TableOption(target, card, results[0])
 
 
-def apply_option(
+def _apply_option(
     counts: Counts, table: Sequence[Meld], option: TableOption, swap: bool
 ) -> tuple[Counts, list[Meld]]:
     """The hand and table after a lay-off (`swap` False) or a swap (`swap` True)."""
@@ -204,7 +214,7 @@ def apply_option(
     return tuple(hand), new_table
 
 
-def swap_leaves_action(
+def _swap_leaves_action(
     counts: Counts, table: Sequence[Meld], option: TableOption, rules: Rules
 ) -> bool:
     """Whether a meld or lay-off is still possible after this swap (a swap is not an action).
@@ -212,10 +222,10 @@ def swap_leaves_action(
     The joker it brings can always be laid off on a set or on a run shorter than A to A; only a
     table of full runs needs the whole search.
     """
-    if any(takes_joker(meld) for meld in table):
+    if any(_takes_joker(meld) for meld in table):
         return True
-    hand, after = apply_option(counts, table, option, swap=True)
-    return find_action(hand, after, True, rules) is not None
+    hand, after = _apply_option(counts, table, option, swap=True)
+    return _find_action(hand, after, True, rules) is not None
 
 
 @dataclass(frozen=True)
@@ -228,7 +238,7 @@ class Action:
     lay_off: TableOption | None = None
 
 
-def find_action(
+def _find_action(
     counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
 ) -> Action | None:
     """An action the player can take now, swaps first where they are needed, or None (dead).
@@ -236,12 +246,12 @@ def find_action(
     Without a passport only a meld from the hand counts. With one, a lay-off counts too, and so
     does any chain of swaps after which a meld or lay-off is possible.
     """
-    meld = first_meld(counts, rules)
+    meld = _first_meld(counts, rules)
     if meld is not None:
         return Action(meld.kind.value, (), meld=meld)
     if not passport:
         return None
-    lay_off = first_lay_off(counts, table)
+    lay_off = _first_lay_off(counts, table)
     if lay_off is not None:
         return Action("lay-off", (), lay_off=lay_off)
     return _after_swaps(counts, list(table), (), rules, set())
@@ -254,19 +264,133 @@ def _after_swaps(
     rules: Rules,
     seen: set[Counts],
 ) -> Action | None:
-    for option in iter_swaps(counts, table):
-        hand, new_table = apply_option(counts, table, option, swap=True)
+    for option in _iter_swaps(counts, table):
+        hand, new_table = _apply_option(counts, table, option, swap=True)
         if hand in seen:
             continue
         seen.add(hand)
         chain = (*done, option)
-        meld = first_meld(hand, rules)
+        meld = _first_meld(hand, rules)
         if meld is not None:
             return Action("swap", chain, meld=meld)
-        lay_off = first_lay_off(hand, new_table)
+        lay_off = _first_lay_off(hand, new_table)
         if lay_off is not None:
             return Action("swap", chain, lay_off=lay_off)
         found = _after_swaps(hand, new_table, chain, rules, seen)
         if found is not None:
             return found
     return None
+
+
+# -- the checked doors ----------------------------------------------------------------------------
+# The functions above trust their arguments: the engine calls them on hands and tables it made
+# itself, in its hot loops. From outside, these check what they are given first (a count vector
+# of 53 whole numbers, a list of `Meld` values, a `Rules`) and say what is wrong in one sentence.
+unchecked_find_action = _find_action
+unchecked_iter_melds = _iter_melds
+unchecked_iter_lay_offs = _iter_lay_offs
+unchecked_iter_swaps = _iter_swaps
+unchecked_swap_leaves_action = _swap_leaves_action
+
+
+def check_table(table: object, name: str = "table") -> list[Meld]:
+    """`table` as a list of `Meld` values (card text is read by `check_meld` first)."""
+    if isinstance(table, str | bytes | Meld) or not isinstance(table, Sequence):
+        raise ArgumentTypeError(f"{name} should be a list of Meld values, not {shown(table)}")
+    melds = list(table)
+    for meld in melds:
+        _meld(meld, f"a meld in {name}")
+    return melds
+
+
+def _meld(meld: object, name: str = "meld") -> Meld:
+    if not isinstance(meld, Meld):
+        raise ArgumentTypeError(
+            f"{name} should be a Meld value (check_meld(text).reading reads one), not {shown(meld)}"
+        )
+    return meld
+
+
+def _rules(rules: object) -> Rules:
+    if not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules should be a Rules, not {shown(rules)}")
+    return rules
+
+
+def _option(option: object, table: Sequence[Meld]) -> TableOption:
+    if not isinstance(option, TableOption):
+        raise ArgumentTypeError(f"option should be a TableOption, not {shown(option)}")
+    if option.target.__class__ is not int or not 0 <= option.target < len(table):
+        raise ValueError(f"option names meld {shown(option.target)}, which is not on the table")
+    if not isinstance(option.card, Card) or not isinstance(option.result, Meld):
+        raise ArgumentTypeError("option should hold a Card and the Meld it makes")
+    return option
+
+
+def first_meld(counts: Counts, rules: Rules) -> Meld | None:
+    """Some three-card meld the hand can make, or None (sets are looked for before runs)."""
+    return _first_meld(check_counts(counts), _rules(rules))
+
+
+def iter_melds(counts: Counts, rules: Rules) -> Iterator[Meld]:
+    """Every distinct meld the hand can make (lazily: a hand with jokers has very many)."""
+    return _iter_melds(check_counts(counts), _rules(rules))
+
+
+def accepting_cards(meld: Meld) -> list[Card]:
+    """The naturals a meld takes as a lay-off (a set: one per suit; a run: its two end cards)."""
+    return _accepting_cards(_meld(meld))
+
+
+def takes_joker(meld: Meld) -> bool:
+    """A joker can be laid off on any set and on any run shorter than 14 cards."""
+    return _takes_joker(_meld(meld))
+
+
+def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
+    """Every lay-off the hand has: each card it holds that fits a table meld, at each end."""
+    return _iter_lay_offs(check_counts(counts), check_table(table))
+
+
+def first_lay_off(counts: Counts, table: Sequence[Meld]) -> TableOption | None:
+    """The first of `iter_lay_offs`, or None."""
+    return _first_lay_off(check_counts(counts), check_table(table))
+
+
+def swap_cards(meld: Meld) -> list[Card]:
+    """The naturals that may take a joker's place in this meld."""
+    return _swap_cards(_meld(meld))
+
+
+def iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
+    """Every swap the hand has: a natural it holds for a joker on the table."""
+    return _iter_swaps(check_counts(counts), check_table(table))
+
+
+def apply_option(
+    counts: Counts, table: Sequence[Meld], option: TableOption, swap: bool
+) -> tuple[Counts, list[Meld]]:
+    """The hand and table after a lay-off (`swap` False) or a swap (`swap` True)."""
+    counts = check_counts(counts)
+    melds = check_table(table)
+    option = _option(option, melds)
+    if not counts[option.card.index]:
+        raise ValueError(f"the hand holds no {option.card.symbol} to play")
+    return _apply_option(counts, melds, option, flag(swap, "swap"))
+
+
+def swap_leaves_action(
+    counts: Counts, table: Sequence[Meld], option: TableOption, rules: Rules
+) -> bool:
+    """Whether a meld or lay-off is still possible after this swap (a swap is not an action)."""
+    melds = check_table(table)
+    return _swap_leaves_action(check_counts(counts), melds, _option(option, melds), _rules(rules))
+
+
+def find_action(
+    counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
+) -> Action | None:
+    """An action the player can take now, swaps first where they are needed, or None (dead)."""
+    return _find_action(
+        check_counts(counts), check_table(table), flag(passport, "passport"), _rules(rules)
+    )

@@ -33,6 +33,7 @@ from penang_lib.meld_count import clear_caches as _clear_meld_caches
 from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
 from penang_lib.moves import DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.rules import Rules
+from penang_lib.validate import ArgumentTypeError, optional_whole, shown, whole
 from penang_lib.view import Option, PlayerView
 from penang_lib.view import clear_caches as _clear_view_caches
 
@@ -70,7 +71,22 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Choice: ...
 
 
+def _bot_seed(seed: object) -> int | None:
+    return optional_whole(seed, "a bot's seed")
+
+
+def _view(view: object) -> PlayerView:
+    """`view` when it is a `PlayerView`: a bot sees only that (`PlayerView.of(deal)`)."""
+    if view.__class__ is not PlayerView and not isinstance(view, PlayerView):
+        raise ArgumentTypeError(
+            f"a bot chooses from a PlayerView (PlayerView.of(deal)), not {shown(view)}"
+        )
+    return view
+
+
 def _forced_choice(view: PlayerView) -> Choice | None:
+    if view.__class__ is not PlayerView:
+        _view(view)
     if view.over:
         raise ValueError("the deal is over: there is no move to choose")
     move = view.forced()
@@ -93,10 +109,12 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
+        self.seed = _bot_seed(seed)
+        self.rng = random.Random(self.seed)
 
     def choose(self, view: PlayerView) -> Choice:
+        if view.__class__ is not PlayerView:
+            _view(view)
         if view.over:
             raise ValueError("the deal is over: there is no move to choose")
         if not any(view.counts):
@@ -180,7 +198,7 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
+        self.seed = _bot_seed(seed)
 
     def choose(self, view: PlayerView) -> Choice:
         forced = _forced_choice(view)
@@ -241,8 +259,8 @@ class CarefulBot:
     name = "careful"
 
     def __init__(self, seed: int | None = None, near_death: int = 2) -> None:
-        self.seed = seed
-        self.near_death = near_death
+        self.seed = _bot_seed(seed)
+        self.near_death = whole(near_death, "near_death", 0, 1000)
 
     def choose(self, view: PlayerView) -> Choice:
         forced = _forced_choice(view)
@@ -436,14 +454,29 @@ def clear_caches() -> None:
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by name ("random", "greedy" or "careful"); `seed` drives the random one."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(
+            f"a bot's name should be text ({', '.join(BOT_NAMES)}), not {shown(name)}"
+        )
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {shown(name)}: choose from {', '.join(BOT_NAMES)}")
     return factory(seed)
 
 
 def play_move(deal: Deal, bot: Bot) -> Choice:
     """Let `bot` choose the next move of `deal` from the player's view, and push it."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"play_move takes a Deal, not {shown(deal)}")
+    if not callable(getattr(bot, "choose", None)):
+        raise ArgumentTypeError(
+            f"bot should be a bot with a choose(view) method (make_bot('careful')), not "
+            f"{shown(bot)}"
+        )
+    if deal.is_over:
+        raise ValueError("the deal is over: there is no move to choose")
     choice = bot.choose(PlayerView.of(deal))
+    if not isinstance(choice, Choice):
+        raise ArgumentTypeError(f"a bot's choose() should return a Choice, not {shown(choice)}")
     deal.push(choice.move)
     return choice

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
+
+from penang_lib.validate import ArgumentTypeError, cut, shown, whole
 
 SUITS: Final = "SHDC"
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -36,18 +38,32 @@ RANK_NAMES: Final = {
 JOKER_RANK: Final = 0
 JOKER_INDEX: Final = 52
 """Index of the joker in a count vector: 0..51 are the naturals, 52 counts jokers."""
+MAX_PACKS: Final = 8
+"""The most 52-card packs a deck may hold (two is the rule book's; three for five players)."""
+MAX_JOKERS: Final = 64
+"""The most jokers a deck may hold (six is the rule book's, eight a common house rule)."""
+MAX_COPIES: Final = 1000
+"""The most copies of one card a count vector given from outside may hold."""
 
 
 class CardParseError(ValueError):
     """Text that is not a card in the project's notation. `token` is the offending piece."""
 
-    def __init__(self, token: str, why: str) -> None:
+    def __init__(self, token: str, why: str, what: str = "a card") -> None:
         self.token = token
-        super().__init__(f"{token!r} is not a card: {why}")
+        super().__init__(f"{cut(token)!r} is not {what}: {why}")
+
+
+def _rank(rank: object) -> int:
+    """A card rank from 1 (ace) to 14 (a high ace), or a `ValueError` / `ArgumentTypeError`."""
+    if rank.__class__ is int and 1 <= rank <= 14:
+        return rank
+    return whole(rank, "a rank", 1, 14)
 
 
 def rank_text(rank: int) -> str:
     """The rank as written in the notation: A, 2..10, J, Q, K (14, a high ace, is A too)."""
+    rank = _rank(rank)
     if rank == 14:
         return "A"
     return RANK_TEXT.get(rank, str(rank))
@@ -55,6 +71,7 @@ def rank_text(rank: int) -> str:
 
 def rank_name(rank: int, plural: bool = False) -> str:
     """The rank in words, for sentences: "seven", "sevens", "ace", "sixes"."""
+    rank = _rank(rank)
     name = RANK_NAMES[1 if rank == 14 else rank]
     if not plural:
         return name
@@ -85,6 +102,13 @@ class Card:
     """Display order: naturals by suit (S H D C) then rank, jokers last (see `sort_key`)."""
 
     def __post_init__(self) -> None:
+        if (
+            self.rank.__class__ is not int
+            or self.suit.__class__ is not str
+            or (self.as_rank is not None and self.as_rank.__class__ is not int)
+            or (self.as_suit is not None and self.as_suit.__class__ is not str)
+        ):
+            self._check_types()
         if self.rank == JOKER_RANK:
             object.__setattr__(self, "index", JOKER_INDEX)
             suit_order = SUITS.index(self.as_suit) if self.as_suit else -1
@@ -93,7 +117,9 @@ class Card:
                 raise ValueError("a joker has no suit")
             if self.as_rank is not None and not 1 <= self.as_rank <= 13:
                 raise ValueError(f"a joker's note needs a rank from A to K, not {self.as_rank}")
-            if self.as_suit is not None and (self.as_suit not in SUITS or self.as_rank is None):
+            if self.as_suit is not None and (
+                len(self.as_suit) != 1 or self.as_suit not in SUITS or self.as_rank is None
+            ):
                 raise ValueError("a joker's note needs a rank and one of the suits S H D C")
         else:
             if not 1 <= self.rank <= 13:
@@ -105,6 +131,25 @@ class Card:
             object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
             object.__setattr__(self, "order", (SUITS.index(self.suit), self.rank, 0))
 
+    def _check_types(self) -> None:
+        if self.rank.__class__ is not int:
+            raise ArgumentTypeError(
+                f"a card's rank should be a whole number (1 ace to 13 king, 0 a joker), "
+                f"not {shown(self.rank)}"
+            )
+        if not isinstance(self.suit, str):
+            raise ArgumentTypeError(
+                f"a card's suit should be one of S H D C, not {shown(self.suit)}"
+            )
+        if self.as_rank is not None and self.as_rank.__class__ is not int:
+            raise ArgumentTypeError(
+                f"a joker's note needs a whole rank from 1 to 13, not {shown(self.as_rank)}"
+            )
+        if self.as_suit is not None and not isinstance(self.as_suit, str):
+            raise ArgumentTypeError(
+                f"a joker's note needs a suit from S H D C, not {shown(self.as_suit)}"
+            )
+
     # -- constructors -----------------------------------------------------------------------
     @staticmethod
     def joker(as_rank: int | None = None, as_suit: str | None = None) -> Card:
@@ -114,6 +159,8 @@ class Card:
     @staticmethod
     def parse(text: str) -> Card:
         """One card in the notation (`10H`, `th`, `A♠`, `JK`, `JK@7H`, `🃏`)."""
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"Card.parse takes card text such as 10H, not {shown(text)}")
         cards = parse_cards(text)
         if len(cards) != 1:
             raise CardParseError(text, "expected exactly one card")
@@ -122,6 +169,7 @@ class Card:
     @staticmethod
     def from_index(index: int) -> Card:
         """The card at `index` of a count vector (52 is the joker)."""
+        index = whole(index, "a card index", 0, JOKER_INDEX)
         if index == JOKER_INDEX:
             return JOKER
         return NATURALS[index]
@@ -204,9 +252,35 @@ def _ink_suit(card: Card) -> str:
     return (card.as_suit or "") if card.is_joker else card.suit
 
 
+def _a_card(card: object, name: str = "card") -> Card:
+    if not isinstance(card, Card):
+        raise ArgumentTypeError(f"{name} should be a Card, not {shown(card)}")
+    return card
+
+
+def _some_cards(cards: object, name: str = "cards") -> list[Card]:
+    """`cards` as a list of `Card` values (text is refused: `parse_cards` reads text)."""
+    if cards.__class__ is list or cards.__class__ is tuple:
+        for card in cards:
+            if card.__class__ is not Card and not isinstance(card, Card):
+                break
+        else:
+            return list(cards)
+    if isinstance(cards, str | bytes | Mapping) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(
+            f"{name} should be a list of Card values (parse_cards reads text), not {shown(cards)}"
+        )
+    out = list(cards)
+    for card in out:
+        if not isinstance(card, Card):
+            raise ArgumentTypeError(f"{name} should hold only Card values, not {shown(card)}")
+    return out
+
+
 def card_classes(card: Card) -> str:
     """The CSS classes of a card: `penang-card`, its suit (`penang-suit-h`; `penang-joker` for a
     joker, with the suit it stands for when noted) and `penang-red` for hearts and diamonds."""
+    _a_card(card)
     suit = _ink_suit(card)
     classes = ["penang-card"]
     if card.is_joker:
@@ -223,6 +297,9 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
     screen readers. With `inline` the look is in a style attribute (a bare notebook has no
     stylesheet); without it only classes are written and a stylesheet styles them. `extra` adds
     classes (a widget marks a card that just moved)."""
+    _a_card(card)
+    if not isinstance(extra, str):
+        raise ArgumentTypeError(f"extra should be text (CSS classes), not {shown(extra)}")
     classes = card_classes(card) + (f" {extra}" if extra else "")
     suit = _ink_suit(card)
     style = f' style="{_INLINE_STYLE};color:{CARD_COLOURS[suit]}"' if inline else ""
@@ -235,7 +312,9 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
 
 def cards_html(cards: Iterable[Card], label: str = "cards", inline: bool = True) -> str:
     """A row of cards as HTML, with an accessible label."""
-    inner = "".join(card_html(c, inline) for c in cards)
+    if not isinstance(label, str):
+        raise ArgumentTypeError(f"label should be text, not {shown(label)}")
+    inner = "".join(card_html(c, inline) for c in _some_cards(cards))
     return (
         f'<span class="penang-cards" role="group" aria-label="{html.escape(label)}">{inner}</span>'
     )
@@ -270,48 +349,68 @@ def _parse_token(token: str) -> Card:
         note = _NOTE.match(text[3:])
         if note is None:
             raise CardParseError(token, "after JK@ write the card the joker stands for, e.g. JK@7H")
-        return Card.joker(_rank_of(note.group(1)), note.group(2) or None)
+        return noted_joker(_rank_of(note.group(1)), note.group(2) or None)
     match = _NATURAL.match(text)
     if match is None:
         raise CardParseError(
             token, "write a rank (A 2-10 J Q K) then a suit (S H D C), e.g. 10H, or JK for a joker"
         )
-    return Card(_rank_of(match.group(1)), match.group(2))
+    return NATURALS[SUITS.index(match.group(2)) * 13 + _rank_of(match.group(1)) - 1]
 
 
 def parse_cards(text: str | Card | Iterable[Card | str]) -> list[Card]:
     """Cards from text (`"AS 10H, QD JK"`) or from a list of `Card`s and card strings.
 
-    Raises `CardParseError` (a `ValueError`) naming the first token that is not a card.
+    Raises `CardParseError` (a `ValueError`) naming the first token that is not a card, and
+    `ArgumentTypeError` (a `TypeError`) for something that is neither text nor cards.
     """
-    if isinstance(text, Card):
-        return [text]
-    if isinstance(text, str):
-        return [_parse_token(t) for t in re.split(r"[\s,]+", text.strip()) if t]
+    return read_cards(text, "parse_cards")
+
+
+def read_cards(value: object, name: str) -> list[Card]:
+    """`parse_cards` for an argument called `name` (a wrong type names it)."""
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, str):
+        return [_parse_token(t) for t in re.split(r"[\s,]+", value.strip()) if t]
+    if value.__class__ is not list and (
+        isinstance(value, bytes | bytearray | Mapping) or not isinstance(value, Iterable)
+    ):
+        raise ArgumentTypeError(
+            f"{name} takes card text such as '5H 6H JK', a Card or a list of them, "
+            f"not {shown(value)}"
+        )
     cards: list[Card] = []
-    for item in text:
+    for item in value:
         if isinstance(item, Card):
             cards.append(item)
         elif isinstance(item, str):
-            cards.extend(parse_cards(item))
+            cards.extend(read_cards(item, name))
         else:
-            raise CardParseError(repr(item), "expected a Card or card text")
+            raise ArgumentTypeError(
+                f"{name} takes card text or Card values, and {shown(item)} is neither"
+            )
     return cards
 
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Cards in the notation, space separated (the inverse of `parse_cards`)."""
-    return " ".join(str(c) for c in cards)
+    return " ".join(str(c) for c in _some_cards(cards))
 
 
 def cards_symbols(cards: Iterable[Card]) -> str:
     """Cards with suit symbols, space separated: `5♥ 6♥ 🃏`."""
-    return " ".join(c.symbol for c in cards)
+    if isinstance(cards, tuple | list):
+        try:  # the engine's own cards: no need to look at each one first
+            return " ".join([c.symbol for c in cards])
+        except AttributeError:
+            pass
+    return " ".join(c.symbol for c in _some_cards(cards))
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Cards in display order: by suit (S H D C), then rank, jokers last."""
-    return sorted(cards, key=Card.sort_key)
+    return sorted(_some_cards(cards), key=Card.sort_key)
 
 
 # -- count vectors ---------------------------------------------------------------------------
@@ -324,19 +423,37 @@ EMPTY_COUNTS: Final[Counts] = (0,) * 53
 def to_counts(cards: Iterable[Card]) -> Counts:
     """The count vector of some cards (joker notes are dropped)."""
     counts = [0] * 53
-    for card in cards:
+    for card in _some_cards(cards):
         counts[card.index] += 1
     return tuple(counts)
 
 
+def check_counts(counts: object, name: str = "counts") -> Counts:
+    """`counts` as a count vector: 53 whole numbers from 0 (52 naturals, then the jokers)."""
+    if isinstance(counts, str | bytes) or not isinstance(counts, Sequence):
+        raise ArgumentTypeError(
+            f"{name} should be a count vector (53 whole numbers), not {shown(counts)}"
+        )
+    if len(counts) != JOKER_INDEX + 1:
+        raise ValueError(f"{name} should hold 53 counts (52 cards, then jokers), not {len(counts)}")
+    return tuple(whole(n, f"a count in {name}", 0, MAX_COPIES) for n in counts)
+
+
 def from_counts(counts: Sequence[int]) -> list[Card]:
     """The cards of a count vector, in display order."""
-    return [Card.from_index(i) for i, n in enumerate(counts) for _ in range(n)]
+    return cards_of(check_counts(counts))
+
+
+def cards_of(counts: Counts) -> list[Card]:
+    """`from_counts` on a vector the engine made (not checked)."""
+    return [_BY_INDEX[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
 def full_deck(packs: int = 2, jokers: int = 6) -> list[Card]:
     """`packs` standard 52-card packs plus `jokers` jokers, in pack order (rule `deck`)."""
-    deck = [Card.from_index(i) for _ in range(packs) for i in range(52)]
+    packs = whole(packs, "packs", 1, MAX_PACKS)
+    jokers = whole(jokers, "jokers", 0, MAX_JOKERS)
+    deck = [NATURALS[i] for _ in range(packs) for i in range(52)]
     return deck + [JOKER] * jokers
 
 
@@ -347,6 +464,15 @@ _NOTED: Final[dict[tuple[int, str | None], Card]] = {
 }
 
 
+_BY_INDEX: Final[tuple[Card, ...]] = (*NATURALS, JOKER)
+
+
 def noted_joker(rank: int, suit: str | None = None) -> Card:
     """A joker noted as standing for `rank` (of `suit`, for a run), as a shared instance."""
-    return _NOTED[(rank, suit)]
+    try:
+        return _NOTED[(rank, suit)]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"a joker can stand for a rank from 1 to 13 of suit S, H, D, C (or None in a set), "
+            f"not {shown(rank)} of {shown(suit)}"
+        ) from None

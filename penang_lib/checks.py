@@ -9,16 +9,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice, product
 
-from penang_lib.analysis import Action, find_action
+from penang_lib.analysis import Action, check_table, unchecked_find_action
 from penang_lib.cards import (
     JOKER_INDEX,
+    MAX_JOKERS,
+    MAX_PACKS,
     Card,
     CardParseError,
     Counts,
     a_rank,
     cards_symbols,
-    parse_cards,
+    check_counts,
     rank_name,
+    read_cards,
     to_counts,
 )
 from penang_lib.melds import (
@@ -33,11 +36,10 @@ from penang_lib.melds import (
     set_readings,
 )
 from penang_lib.rules import Rules
+from penang_lib.validate import ArgumentTypeError, flag, optional_whole, shown, whole
 
 CardsLike = str | Card | Iterable[Card | str]
 MeldLike = Meld | CardsLike
-
-_DEFAULT_RULES = Rules()
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,16 @@ class Verdict:
     readings: tuple[Meld, ...] = ()
     reading: Meld | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.ok, bool):
+            raise ArgumentTypeError(f"a verdict's ok should be True or False, not {shown(self.ok)}")
+        if not isinstance(self.rule, str) or not isinstance(self.reason, str):
+            raise ArgumentTypeError("a verdict's rule and reason should be text")
+        if self.kind is not None and not isinstance(self.kind, str):
+            raise ArgumentTypeError(
+                f"a verdict's kind should be run, set or None, not {shown(self.kind)}"
+            )
+
     def __bool__(self) -> bool:
         return self.ok
 
@@ -63,21 +75,63 @@ class Verdict:
         return self.reason
 
 
-def _cards(cards: CardsLike) -> list[Card]:
-    return parse_cards(cards)
+def _cards(cards: CardsLike, name: str = "cards") -> list[Card]:
+    return read_cards(cards, name)
 
 
 def _one_card(card: CardsLike) -> Card:
-    cards = parse_cards(card)
+    cards = read_cards(card, "card")
     if len(cards) != 1:
         shown = card if isinstance(card, str) else " ".join(str(c) for c in cards)
         raise CardParseError(str(shown), f"give exactly one card, not {len(cards)}")
     return cards[0]
 
 
+def _a_card(card: object) -> Card:
+    if not isinstance(card, Card):
+        raise ArgumentTypeError(f"card should be a Card, not {shown(card)}")
+    return card
+
+
+def _rules(rules: object) -> Rules:
+    """`rules` itself when it is a `Rules` (these helpers take no None)."""
+    if rules.__class__ is not Rules and not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules should be a Rules, not {shown(rules)}")
+    return rules
+
+
+def _copies(copies: object) -> int | None:
+    return optional_whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
+
+
+def _parsed(cards: object, name: str = "cards") -> list[Card]:
+    """Cards that are already `Card` values (these helpers take no text)."""
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(f"{name} should be a list of Card values, not {shown(cards)}")
+    out = list(cards)
+    for card in out:
+        if not isinstance(card, Card):
+            raise ArgumentTypeError(f"{name} should hold only Card values, not {shown(card)}")
+    return out
+
+
 def copies_problem(cards: Sequence[Card], copies: int, jokers: int) -> str | None:
     """Why `cards` need more of one card than the packs hold (rule `deck`), or None."""
-    counts = Counter(c.plain for c in cards)
+    if not (
+        copies.__class__ is int
+        and jokers.__class__ is int
+        and 1 <= copies <= MAX_PACKS
+        and 0 <= jokers <= MAX_JOKERS
+    ):
+        whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
+        whole(jokers, "jokers", 0, MAX_JOKERS)
+    if isinstance(cards, str):
+        _parsed(cards)
+    try:
+        counts = Counter(c.plain for c in cards)
+    except (AttributeError, TypeError):
+        _parsed(cards)
+        raise  # pragma: no cover - _parsed names the problem
     for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         if card.is_joker:
             if count > jokers:
@@ -115,7 +169,9 @@ def _describe(meld: Meld) -> str:
 
 def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None) -> Verdict:
     """`check_meld` on parsed cards, with the number of copies of each card the deck holds."""
-    copies = rules.packs if copies is None else copies
+    cards = _parsed(cards)
+    copies = _rules(rules).packs if copies is None else _copies(copies)
+    assert copies is not None
     shown = cards_symbols(cards)
     if len(cards) < 3:
         return Verdict(
@@ -159,7 +215,7 @@ def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None)
 
 def check_meld(cards: CardsLike, rules: Rules | None = None) -> Verdict:
     """Could these cards be melded, as a run or a set? (rules `meld`, `run`, `set`, `joker`)"""
-    return meld_verdict(_cards(cards), rules or _DEFAULT_RULES)
+    return meld_verdict(_cards(cards), Rules.of(rules))
 
 
 def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> Verdict:
@@ -167,6 +223,10 @@ def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> V
 
     A `Meld` value keeps its fixed identity (its one reading), but is checked all the same.
     """
+    if rules.__class__ is not Rules:
+        _rules(rules)
+    if copies is not None:
+        copies = _copies(copies)
     if isinstance(meld, Meld):
         # Fast path: a legal Meld value is one of its own readings; words only on failure.
         allow = rules.all_joker_melds
@@ -178,7 +238,7 @@ def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> V
             kind = meld.kind.value
             return Verdict(True, kind, "", kind, (meld,), meld)
     else:
-        cards = _cards(meld)
+        cards = _cards(meld, "meld")
     verdict = meld_verdict(cards, rules, copies)
     if not verdict.ok:
         return Verdict(False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}")
@@ -214,7 +274,12 @@ def _first_fit(
 
 def lay_off_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
     """`check_lay_off` on a parsed card (see there)."""
-    copies = rules.packs if copies is None else copies
+    if card.__class__ is not Card:
+        _a_card(card)
+    if rules.__class__ is not Rules:
+        _rules(rules)
+    copies = rules.packs if copies is None else _copies(copies)
+    assert copies is not None
     table = table_readings(meld, rules, copies)
     if not table.ok:
         return table
@@ -278,12 +343,17 @@ def check_lay_off(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -
     A plain `JK` in a text meld may be read several ways: the lay-off is allowed when some
     reading allows it, and the reason names that reading.
     """
-    return lay_off_verdict(meld, _one_card(card), rules or _DEFAULT_RULES)
+    return lay_off_verdict(meld, _one_card(card), Rules.of(rules))
 
 
 def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
     """`check_swap` on a parsed card (see there)."""
-    copies = rules.packs if copies is None else copies
+    if card.__class__ is not Card:
+        _a_card(card)
+    if rules.__class__ is not Rules:
+        _rules(rules)
+    copies = rules.packs if copies is None else _copies(copies)
+    assert copies is not None
     table = table_readings(meld, rules, copies)
     if not table.ok:
         return table
@@ -331,17 +401,22 @@ def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = 
 
 def check_swap(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -> Verdict:
     """May natural `card` replace a joker in table meld `meld`? (rule `swap`)"""
-    return swap_verdict(meld, _one_card(card), rules or _DEFAULT_RULES)
+    return swap_verdict(meld, _one_card(card), Rules.of(rules))
 
 
 def deadwood_points(cards: CardsLike, rules: Rules | None = None) -> int:
     """The count of a hand (rule `scoring`): 2-10 face value, J Q K 10, A 15, joker 20."""
-    rules = rules or _DEFAULT_RULES
+    rules = Rules.of(rules)
     return sum(rules.card_value(c.rank) for c in _cards(cards))
 
 
 def counts_points(counts: Sequence[int], rules: Rules) -> int:
     """`deadwood_points` of a count vector."""
+    return unchecked_counts_points(check_counts(counts), _rules(rules))
+
+
+def unchecked_counts_points(counts: Sequence[int], rules: Rules) -> int:
+    """`counts_points` on the engine's own count vector (not checked: the deal's hot path)."""
     total = counts[JOKER_INDEX] * rules.card_value(0)
     for index in range(52):
         if counts[index]:
@@ -361,7 +436,16 @@ def _action_sentence(action: Action) -> str:
 
 def action_verdict(counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules) -> Verdict:
     """`can_play` on a count vector and read table melds."""
-    action = find_action(counts, table, passport, rules)
+    return unchecked_action_verdict(
+        check_counts(counts), check_table(table), flag(passport, "passport"), _rules(rules)
+    )
+
+
+def unchecked_action_verdict(
+    counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
+) -> Verdict:
+    """`action_verdict` on the engine's own values (not checked)."""
+    action = unchecked_find_action(counts, table, passport, rules)
     if action is None:
         if not passport:
             return Verdict(
@@ -394,8 +478,13 @@ def can_play(
     come first), or `dead` / `dead.passport`. A text meld with a plain `JK` that can be read
     several ways counts as alive when some reading of the table lets the player act.
     """
-    rules = rules or _DEFAULT_RULES
-    cards = _cards(hand)
+    rules = Rules.of(rules)
+    cards = _cards(hand, "hand")
+    passport = flag(passport, "passport")
+    if isinstance(table, str | bytes | Meld) or not isinstance(table, Iterable):
+        raise ArgumentTypeError(
+            f"table should be a list of melds, e.g. ['5H 6H 7H'], not {shown(table)}"
+        )
     readings: list[tuple[Meld, ...]] = []
     for item in table:
         read = table_readings(item, rules)
@@ -409,7 +498,7 @@ def can_play(
     counts = to_counts(cards)
     first: Verdict | None = None
     for melds in islice(product(*readings), MAX_TABLE_READINGS):
-        verdict = action_verdict(counts, melds, passport, rules)
+        verdict = unchecked_action_verdict(counts, melds, passport, rules)
         if verdict.ok:
             return verdict
         first = first or verdict

@@ -7,7 +7,9 @@ it is not, 2 on bad input (one line on stderr, no traceback).
 deal and prints it turn by turn, each event with its explanation (or, with `--json`, the deal's
 record). `penang-rummy deal --shows swap,dead.passport,game` finds the first seed whose deal
 shows those rules. `penang-rummy simulate --deals N [...]` plays many deals and prints a summary.
-Bad arguments: one line on stderr and exit 2.
+Bad arguments: one line on stderr and exit 2, never a traceback. Numbers are written in the digits
+0-9; a seed is from 0 to 2**63 - 1 (for `simulate`, small enough that every deal's own seed is
+too); `--jobs` beyond the machine's cores is bounded to them, with one line saying so.
 """
 
 from __future__ import annotations
@@ -20,23 +22,34 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from penang_lib.cards import CardParseError
 from penang_lib.checks import Verdict, check_lay_off, check_meld, check_swap
+from penang_lib.moves import IllegalMove
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut
 
 if TYPE_CHECKING:  # the deal, simulate and showcase modules load when a command needs them
     from penang_lib.deal import Deal
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130
+DEFAULT_LIMIT = 20_000
+"""Seeds `deal --shows` tries when no --limit is given."""
+
+
+def _one_line(message: object) -> str:
+    """A message as the one line the command writes on stderr."""
+    return " ".join(str(message).split())
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad arguments as one line and exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"penang-rummy: {message}\n")
+        self.exit(EXIT_USAGE, f"penang-rummy: {_one_line(message)}\n")
 
 
 def _check(args: argparse.Namespace) -> int:
+    if args.swap and args.on is None:
+        raise _UsageError("--swap checks a joker swap on a table meld: give the meld with --on too")
     cards = " ".join(args.cards)
     if args.on is None:
         verdict = check_meld(cards)
@@ -59,31 +72,70 @@ def _players(text: str) -> int:
     return number
 
 
+MAX_DIGITS = 30
+"""A whole number on the command line has at most this many digits."""
+
+
 def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """A whole number written in the digits 0-9 (an optional sign; no other script's digits)."""
+    body = text.strip()
+    digits = body[1:] if body[:1] in "+-" else body
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(
+            f"{cut(text)!r} is not a whole number (write it in the digits 0-9)"
+        )
+    if len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{cut(text)} is far too large a number here")
+    return int(body)
 
 
-def _at_least(least: int) -> Callable[[str], int]:
+def _at_least(least: int, most: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         number = _int(text)
         if number < least:
             raise argparse.ArgumentTypeError(f"{number} is too small: give {least} or more")
+        if most is not None and number > most:
+            raise argparse.ArgumentTypeError(f"{number:,} is too large: give at most {most:,}")
         return number
 
     return parse
 
 
+def _seed(text: str) -> int:
+    number = _int(text)
+    if not 0 <= number <= MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number from 0 to {MAX_SEED} (2**63 - 1), not {cut(text)}"
+        )
+    return number
+
+
+def _deals(text: str) -> int:
+    from penang_lib.simulate import MAX_DEALS
+
+    return _at_least(1, MAX_DEALS)(text)
+
+
+def _limit(text: str) -> int:
+    from penang_lib.showcase import MAX_LIMIT
+
+    return _at_least(1, MAX_LIMIT)(text)
+
+
 def _bots(text: str) -> tuple[str, ...]:
+    from penang_lib.rules import MAX_PLAYERS
     from penang_lib.simulate import bot_names
 
-    names = text.split(",")
+    names = [name.strip().lower() for name in text.split(",")]
     try:
-        return bot_names(names, len(names))
+        bot_names(names, 1)  # every name is a bot's
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    if len(names) > MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"name at most {MAX_PLAYERS} bots, one per seat, not {len(names)}"
+        )
+    return tuple(names)
 
 
 def _rule_ids(text: str) -> list[str]:
@@ -127,14 +179,22 @@ def _deal(args: argparse.Namespace) -> int:
     from penang_lib.showcase import SHOWCASE_BOTS, find_deal
     from penang_lib.simulate import bot_names, play_deal_explained
 
+    if args.limit is not None and not args.shows:
+        raise _UsageError("--limit says how many seeds --shows tries: give --shows too")
+    limit = DEFAULT_LIMIT if args.limit is None else args.limit
     default = SHOWCASE_BOTS if args.shows else None
     bots = bot_names(args.bots or default, args.players)
     seed = args.seed if args.seed is not None else 0
     if args.shows:
-        found = find_deal(args.shows, args.players, bots, start_seed=seed, limit=args.limit)
+        if seed + limit - 1 > MAX_SEED:
+            raise _UsageError(
+                f"--seed {seed} with --limit {limit} would try seeds past {MAX_SEED} (2**63 - 1): "
+                "give a smaller --seed or --limit"
+            )
+        found = find_deal(args.shows, args.players, bots, start_seed=seed, limit=limit)
         if found is None:
             print(
-                f"penang-rummy: no deal from seed {seed} to {seed + args.limit - 1} shows "
+                f"penang-rummy: no deal from seed {seed} to {seed + limit - 1} shows "
                 f"{', '.join(args.shows)}; try a larger --limit or another --seed",
                 file=sys.stderr,
             )
@@ -152,26 +212,41 @@ def _deal(args: argparse.Namespace) -> int:
 
 # -- simulate ------------------------------------------------------------------------------------
 def _simulate(args: argparse.Namespace) -> int:
-    from penang_lib.simulate import bot_names, simulate, summary
+    from penang_lib.simulate import bot_names, max_run_seed, simulate, summary, usable_jobs
 
     bots = bot_names(args.bots, args.players)
+    top = max_run_seed(args.deals)
+    if args.seed > top:
+        raise _UsageError(
+            f"--seed {cut(str(args.seed))} is too large for {args.deals:,} deals: deal i is "
+            f"dealt with seed x 1,000,003 + i, which must stay below 2**63, so give a seed "
+            f"from 0 to {top:,}"
+        )
+    jobs = usable_jobs(args.jobs)
+    if jobs < args.jobs:
+        print(
+            f"penang-rummy: --jobs {args.jobs:,} is more than the {jobs} cores of this machine: "
+            f"using {jobs} worker process{'es' if jobs != 1 else ''}",
+            file=sys.stderr,
+        )
     start = time.perf_counter()
     frame = simulate(
-        args.deals, args.players, bots, seed=args.seed, jobs=args.jobs, progress=args.progress
+        args.deals, args.players, bots, seed=args.seed, jobs=jobs, progress=args.progress
     )
     seconds = time.perf_counter() - start
     if args.csv:
         try:
             frame.to_csv(args.csv, index=False)
-        except OSError as error:
-            raise _UsageError(f"cannot write {args.csv}: {error.strerror or error}") from None
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise _UsageError(f"cannot write {cut(args.csv)}: {reason}") from None
     result = summary(frame)
     out: dict[str, Any] = {
         "deals": result["deals"],
         "players": args.players,
         "seats": list(bots),
         "seed": args.seed,
-        "jobs": args.jobs,
+        "jobs": jobs,
         "seconds": round(seconds, 3),
         "deals_per_second": round(args.deals / seconds, 1) if seconds else None,
         **{k: v for k, v in result.items() if k != "deals"},
@@ -257,7 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
         "deal whose events show all the given rule ids.",
     )
     deal.add_argument(
-        "--seed", type=_int, help="the deal's seed, default 0 (with --shows: the first seed tried)"
+        "--seed",
+        type=_seed,
+        help="the deal's seed, 0 to 2**63 - 1, default 0 (with --shows: the first seed tried)",
     )
     deal.add_argument("--players", type=_players, default=4, help="2 to 5 (default 4)")
     deal.add_argument("--bots", type=_bots, default=None, help=deal_bots_help)
@@ -267,10 +344,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     deal.add_argument(
         "--limit",
-        type=_at_least(1),
-        default=20_000,
-        help="with --shows: seeds to try (default 20000; deals ruled out by the dealt hands "
-        "alone are skipped quickly)",
+        type=_limit,
+        default=None,
+        help="with --shows: seeds to try, at most 1,000,000 (default 20000; deals ruled out by "
+        "the dealt hands alone are skipped quickly)",
     )
     deal.set_defaults(run=_deal)
 
@@ -280,12 +357,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play many seeded deals with bots and print what happened: passport "
         "failures, deals nobody went out of, turns, and each bot's win rate and mean count.",
     )
-    simulate.add_argument("--deals", type=_at_least(1), required=True, help="how many deals")
+    simulate.add_argument(
+        "--deals", type=_deals, required=True, help="how many deals (1 to 10,000,000)"
+    )
     simulate.add_argument("--players", type=_players, default=4, help="2 to 5 (default 4)")
     simulate.add_argument("--bots", type=_bots, default=None, help=bots_help)
-    simulate.add_argument("--seed", type=_int, default=0, help="seed of the run (default 0)")
     simulate.add_argument(
-        "--jobs", type=_at_least(1), default=1, help="worker processes (default 1)"
+        "--seed",
+        type=_seed,
+        default=0,
+        help="seed of the run (default 0): deal i gets seed x 1,000,003 + i",
+    )
+    simulate.add_argument(
+        "--jobs",
+        type=_at_least(1),
+        default=1,
+        help="worker processes (default 1; at most one per core of this machine)",
     )
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--csv", metavar="FILE", help="also write every row to FILE")
@@ -353,16 +440,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _readable_output() -> None:
+    """On a terminal that cannot show suit symbols (an ASCII locale), write them escaped rather
+    than fail: the command's output never ends in an encoding error."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "♥🃏".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    _readable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
         sys.stdout.flush()
-    except (CardParseError, _UsageError) as error:
-        print(f"penang-rummy: {error}", file=sys.stderr)
+    except IllegalMove:
+        raise  # a bot or the engine broke a rule: a bug to see in full, not bad input
+    except (ValueError, ArgumentTypeError, _UsageError) as error:
+        # Bad input: the engine's refusals (CardParseError too) are one plain sentence.
+        print(f"penang-rummy: {_one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("penang-rummy: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`penang-rummy deal | head`): stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

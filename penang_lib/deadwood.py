@@ -71,7 +71,7 @@ from penang_lib.cards import (
     SUITS,
     Card,
     Counts,
-    parse_cards,
+    read_cards,
     sort_cards,
 )
 from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
@@ -84,7 +84,6 @@ __all__ = [
     "least_deadwood_points",
 ]
 
-_DEFAULT_RULES: Final = Rules()
 
 SCALE: Final = 1024
 """Internal cost of a card left in hand: `value * SCALE + 1` (ties go to fewer cards)."""
@@ -141,7 +140,7 @@ def _counts_of(hand: HandLike) -> Counts:
         counts = hand
     else:
         vector = [0] * (JOKER_INDEX + 1)
-        for card in parse_cards(cast(CardsLike, hand)):
+        for card in read_cards(cast(CardsLike, hand), "hand"):
             vector[card.index] += 1
         counts = tuple(vector)
     if any(n < 0 for n in counts):
@@ -698,7 +697,7 @@ def least_deadwood(hand: HandLike, rules: Rules | None = None) -> DeadwoodResult
     over count `rules.card_value(0)`. Returns the count, one collection of melds reaching it
     (runs that meet end to end and sets of one rank are shown merged) and the cards left.
     """
-    rules = rules or _DEFAULT_RULES
+    rules = Rules.of(rules)
     counts = _counts_of(hand)
     jokers = counts[JOKER_INDEX]
     values = _values(rules)
@@ -722,7 +721,7 @@ def least_deadwood(hand: HandLike, rules: Rules | None = None) -> DeadwoodResult
 
 def least_deadwood_points(hand: HandLike, rules: Rules | None = None) -> int:
     """Just the count of `least_deadwood(hand, rules)`, without building the melds."""
-    rules = rules or _DEFAULT_RULES
+    rules = Rules.of(rules)
     counts = _counts_of(hand)
     cost = _least_cost(_pack(counts), counts[JOKER_INDEX], _values(rules), rules.all_joker_melds)
     return cost // SCALE

@@ -19,21 +19,21 @@ from penang_lib.cards import (
     Card,
     Counts,
     cards_html,
+    cards_of,
     cards_symbols,
-    from_counts,
     full_deck,
     noted_joker,
-    parse_cards,
+    read_cards,
     to_counts,
 )
 from penang_lib.checks import (
     Verdict,
-    action_verdict,
     copies_problem,
-    counts_points,
     lay_off_verdict,
     meld_verdict,
     swap_verdict,
+    unchecked_action_verdict,
+    unchecked_counts_points,
 )
 from penang_lib.events import Event
 from penang_lib.melds import Kind, Meld, run_readings, set_readings
@@ -46,8 +46,12 @@ from penang_lib.moves import (
     MeldMove,
     Move,
     Swap,
+    check_move,
+    parse_move,
 )
 from penang_lib.rules import EndCondition, Rules
+from penang_lib.validate import ArgumentTypeError, shown, whole
+from penang_lib.validate import seed as check_seed
 
 
 class Phase(str, Enum):
@@ -68,6 +72,35 @@ class Status(str, Enum):
 
 DEFAULT_RULES = Rules()
 DEFAULT_NAMES = ("North", "East", "South", "West", "Centre")
+MAX_NAME = 40
+"""The longest name a player may have (names show in every sentence and on the table)."""
+_PLAIN_MOVES = (EndTurn, DeclareDead, DeclareGame)
+
+
+def check_names(names: object, players: int) -> tuple[str, ...] | None:
+    """The players' names, one per seat, each 1 to `MAX_NAME` characters and all different;
+    None (or an empty list) for the default names."""
+    if names is None:
+        return None
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ArgumentTypeError(
+            f"names should be a list of names, one per player, not {shown(names)}"
+        )
+    if not names:
+        return None
+    for name in names:
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"a player's name should be text, not {shown(name)}")
+        if not name.strip() or len(name) > MAX_NAME:
+            raise ValueError(
+                f"a player's name should be 1 to {MAX_NAME} characters, not {shown(name)}"
+            )
+    if len(names) != players:
+        raise ValueError(f"give one name per player ({players}), not {len(names)}")
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if list(names).count(n) > 1)
+        raise ValueError(f"two players cannot share the name {shown(twice)}")
+    return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -103,6 +136,10 @@ class Deal:
     (unless `dealer` is given) and deals one card at a time from the dealer's left. `hands` (card
     text or lists, one per seat) replaces the shuffle with a prepared position; the rest of the
     deck is put aside as usual.
+
+    A seed is a whole number from 0 to 2**63 - 1 (`MAX_SEED`), or None to draw one; names are 1 to
+    40 characters, all different. Arguments of the wrong type raise `ArgumentTypeError` (a
+    `TypeError`), values out of range `ValueError`, and a deck too small for the hands says so.
     """
 
     def __init__(
@@ -114,18 +151,28 @@ class Deal:
         hands: Sequence[str | Sequence[Card]] | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
-        self.rules = rules or DEFAULT_RULES
+        self.rules = Rules.of(rules)
         if hands is not None:
+            if isinstance(hands, str) or not isinstance(hands, Sequence):
+                raise ArgumentTypeError(
+                    f"hands should be a list with one hand (card text) per player, not "
+                    f"{shown(hands)}"
+                )
             players = len(hands)
-        self.rules.check_players(players)
+            self.rules.check_players(players)
+        else:
+            players = whole(players, "players")
+            self.rules.check_deal(players)
         self.players = players
-        self.seed = random.randrange(2**32) if seed is None else seed
+        chosen = check_seed(seed)
+        self.seed: int = random.randrange(2**32) if chosen is None else chosen
         rng = random.Random(self.seed)
         self.copies = self.rules.packs_for(players)
         deck = full_deck(self.copies, self.rules.jokers)
         drawn = rng.randrange(players)  # always drawn, so a given dealer keeps the same shuffle
         if dealer is None:
             dealer = drawn
+        dealer = whole(dealer, "dealer")
         if not 0 <= dealer < players:
             raise ValueError(f"the dealer must be a seat from 0 to {players - 1} (rule dealer)")
         self.dealer = dealer
@@ -138,7 +185,7 @@ class Deal:
                 dealt[(dealer + 1 + i) % players].append(deck[i])
             stock = deck[size * players :]
         else:
-            dealt = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
+            dealt = [read_cards(h, f"hand {i} of hands") for i, h in enumerate(hands)]
             if any(c.as_rank is not None for h in dealt for c in h):
                 raise ValueError("cards in a hand are plain: only jokers on the table carry notes")
             problem = copies_problem([c for h in dealt for c in h], self.copies, self.rules.jokers)
@@ -148,9 +195,7 @@ class Deal:
             for hand in dealt:
                 for card in hand:
                     stock.remove(card)
-        self.names = tuple(names) if names else DEFAULT_NAMES[:players]
-        if len(self.names) != players:
-            raise ValueError(f"give one name per player ({players})")
+        self.names = check_names(names, players) or DEFAULT_NAMES[:players]
         self.initial_hands: tuple[Counts, ...] = tuple(to_counts(h) for h in dealt)
         self.stock: Counts = to_counts(stock)
         self.hands: list[Counts] = list(self.initial_hands)
@@ -174,16 +219,22 @@ class Deal:
         self.start_events: tuple[Event, ...] = self._start_events()
 
     # -- reading the state -----------------------------------------------------------------------
+    def _seat(self, player: object, name: str = "player") -> int:
+        """`player` as a seat of this deal, or a sentence saying why it is not one."""
+        if player.__class__ is int and 0 <= player < self.players:
+            return player
+        return whole(player, name, 0, self.players - 1)
+
     def hand(self, player: int | None = None) -> list[Card]:
         """The cards in a player's hand (the player to move by default), in display order."""
-        return from_counts(self.hands[self.turn if player is None else player])
+        return cards_of(self.hands[self.turn if player is None else self._seat(player)])
 
     def hand_size(self, player: int) -> int:
-        return sum(self.hands[player])
+        return sum(self.hands[self._seat(player)])
 
     def count(self, player: int) -> int:
         """A player's count: the points of the cards in their hand (rule `scoring`)."""
-        return counts_points(self.hands[player], self.rules)
+        return unchecked_counts_points(self.hands[self._seat(player)], self.rules)
 
     @property
     def turn_number(self) -> int:
@@ -244,14 +295,14 @@ class Deal:
         """What the player to move could still do (memoised per position)."""
         key = len(self.move_stack)
         if key not in self._action_cache:
-            self._action_cache[key] = analysis.find_action(
+            self._action_cache[key] = analysis.unchecked_find_action(
                 self.hands[self.turn], self.table, self.passport[self.turn], self.rules
             )
         return self._action_cache[key]
 
     def can_play(self) -> Verdict:
         """Can the player to move meld or lay off, swaps included? (rules `dead`, `passport`)"""
-        return action_verdict(
+        return unchecked_action_verdict(
             self.hands[self.turn], self.table, self.passport[self.turn], self.rules
         )
 
@@ -266,8 +317,56 @@ class Deal:
     def is_legal(self, move: Move, player: int | None = None) -> bool:
         return self.explain_illegal(move, player) is None
 
+    def _check_move(self, move: object, player: object) -> None:
+        """A move value whose fields have the right types, and a seat (or None) for `player`;
+        otherwise an `ArgumentTypeError` naming what is wrong, or an `IllegalMove` (rule
+        `turn-order`) for a seat number that is not at this table."""
+        cls = move.__class__
+        if cls is LayOff or cls is Swap:
+            target = move.target  # type: ignore[attr-defined]
+            if target.__class__ is not int:
+                raise ArgumentTypeError(
+                    f"the meld number of a {cls.__name__} should be a whole number (the meld's "
+                    f"place on the table, from 0), not {shown(target)}"
+                )
+            card = move.card  # type: ignore[attr-defined]
+            if card.__class__ is not Card and not isinstance(card, Card):
+                raise ArgumentTypeError(
+                    f"the card of a {cls.__name__} should be a Card, not {shown(card)} "
+                    "(parse_move reads text such as 'lay_off 0 8H')"
+                )
+        elif cls is MeldMove:
+            for card in move.cards:  # type: ignore[attr-defined]
+                if card.__class__ is not Card and not isinstance(card, Card):
+                    raise ArgumentTypeError(
+                        f"a meld's cards should be Card values, not {shown(card)} "
+                        "(parse_move reads text such as 'meld 5H 6H 7H')"
+                    )
+        elif cls not in _PLAIN_MOVES:
+            check_move(move)
+        if player is not None and not (player.__class__ is int and 0 <= player < self.players):
+            player = whole(player, "player")  # a seat number, or an ArgumentTypeError
+            raise IllegalMove(
+                "turn-order",
+                f"There is no seat {player} at this table: its seats are 0 to {self.players - 1}.",
+            )
+
     def _resolve(self, move: Move, player: int | None = None) -> Meld | None:
         """Check `move` and return the table meld it creates or changes (None for the rest)."""
+        # The types first, without a call when they are right (every engine-made move is).
+        cls = move.__class__
+        if cls is LayOff or cls is Swap:
+            if move.target.__class__ is not int or move.card.__class__ is not Card:  # type: ignore[union-attr]
+                self._check_move(move, player)
+        elif cls is MeldMove:
+            for card in move.cards:  # type: ignore[union-attr]
+                if card.__class__ is not Card:
+                    self._check_move(move, player)
+                    break
+        elif cls not in _PLAIN_MOVES:
+            self._check_move(move, player)
+        if player is not None and not (player.__class__ is int and 0 <= player < self.players):
+            self._check_move(move, player)
         me = self.turn
         name = self.names[me]
         if self.is_over:
@@ -307,11 +406,7 @@ class Deal:
             return None
         if isinstance(move, MeldMove):
             return self._resolve_meld(move, hand)
-        if isinstance(move, LayOff | Swap):
-            return self._resolve_table_move(move, hand)
-        raise IllegalMove(
-            "turn", f"A {type(move).__name__} is not a move: play a meld, a lay-off or a swap."
-        )
+        return self._resolve_table_move(move, hand)
 
     def _missing(self, hand: Counts, cards: Sequence[Card]) -> str | None:
         need: dict[int, int] = {}
@@ -389,7 +484,7 @@ class Deal:
         result = swapped[0]
         if self.actions == 0:
             option = analysis.TableOption(move.target, move.card, result)
-            if not analysis.swap_leaves_action(hand, self.table, option, self.rules):
+            if not analysis.unchecked_swap_leaves_action(hand, self.table, option, self.rules):
                 raise IllegalMove(
                     "swap",
                     "After that swap no meld or lay-off would be left to make this turn, and a "
@@ -413,24 +508,24 @@ class Deal:
         if self.actions == 0 and self._action() is None:
             yield DeclareDead()
             return
-        for meld in analysis.iter_melds(hand, self.rules):
+        for meld in analysis.unchecked_iter_melds(hand, self.rules):
             yield MeldMove(meld.cards)
         if not self.passport[me]:
             return
         # Lay-offs found on the hand's own cards are legal as they stand (the passport is made,
         # jokers come noted); only the duplicates of an ace fitting both ends are dropped.
         seen: set[Move] = set()
-        for option in analysis.iter_lay_offs(hand, self.table):
+        for option in analysis.unchecked_iter_lay_offs(hand, self.table):
             move: Move = LayOff(option.target, option.card)
             if move not in seen:
                 seen.add(move)
                 yield move
-        for option in analysis.iter_swaps(hand, self.table):
+        for option in analysis.unchecked_iter_swaps(hand, self.table):
             move = Swap(option.target, option.card)
             if move in seen:
                 continue
             seen.add(move)
-            if self.actions == 0 and not analysis.swap_leaves_action(
+            if self.actions == 0 and not analysis.unchecked_swap_leaves_action(
                 hand, self.table, option, self.rules
             ):
                 continue
@@ -443,7 +538,9 @@ class Deal:
         """Play `move` for the player to move (checking that it is `player`'s turn).
 
         Returns the move's events. Raises `IllegalMove` naming the rule and why; the deal is then
-        unchanged.
+        unchanged. A value that is not a move (text, None, a meld number that is not a number)
+        raises `ArgumentTypeError`, a `TypeError`, and changes nothing either: text is read with
+        `parse_move`, or pushed at once with `push_text`.
         """
         result = self._resolve(move, player)
         me = self.turn
@@ -545,6 +642,11 @@ class Deal:
         self.movers.append(me)
         self.event_stack.append(tuple(events))
         return tuple(events)
+
+    def push_text(self, text: str, player: int | None = None) -> tuple[Event, ...]:
+        """Read a move in its text form (`parse_move`) and push it: `push_text("meld 5H 6H 7H")`,
+        like python-chess's `push_san`. Unreadable text raises `CardParseError`."""
+        return self.push(parse_move(text), player)
 
     def pop(self) -> Move:
         """Take back the last move and return it; the deal is exactly as it was before."""

@@ -10,12 +10,13 @@ from penang_lib.cards import Card, a_rank, cards_symbols
 from penang_lib.deal import DEFAULT_NAMES
 from penang_lib.events import Event
 from penang_lib.melds import Kind
+from penang_lib.validate import ArgumentTypeError, shown
 
 
 def _who(player: int | None, names: Sequence[str]) -> str:
     if player is None:
         return "The table"
-    return names[player] if player < len(names) else f"Player {player + 1}"
+    return names[player] if 0 <= player < len(names) else f"Player {player + 1}"
 
 
 def _cards_word(n: int) -> str:
@@ -176,11 +177,33 @@ _EXPLAINERS: dict[str, Callable[[Event, Sequence[str]], str]] = {
 
 
 def explain(event: Event, names: Sequence[str] | None = None) -> str:
-    """One plain sentence (or two) saying what `event` was and which rule made it so."""
+    """One plain sentence (or two) saying what `event` was and which rule made it so.
+
+    `names` are the players' names by seat (the default names when None). An event the engine
+    could not have made (a detail it never writes, a seat that is not a number) raises
+    `ValueError`; a value that is not an `Event` raises `ArgumentTypeError`."""
+    if not isinstance(event, Event):
+        raise ArgumentTypeError(f"explain takes an Event (from deal.events), not {shown(event)}")
+    if names is not None and (
+        isinstance(names, str)
+        or not isinstance(names, Sequence)
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise ArgumentTypeError(f"names should be a list of the players' names, not {shown(names)}")
+    if not isinstance(event.rule, str):
+        raise ArgumentTypeError(f"an event's rule should be a rule id, not {shown(event.rule)}")
+    if event.player is not None and (event.player.__class__ is not int or event.player < 0):
+        raise ValueError(f"an event's player should be a seat number, not {shown(event.player)}")
     explainer = _EXPLAINERS.get(event.rule)
-    if explainer is None:
-        return f"Rule {event.rule}: {cards_symbols(event.cards)}"
-    return explainer(event, names or DEFAULT_NAMES)
+    try:
+        if explainer is None:
+            return f"Rule {event.rule}: {cards_symbols(event.cards)}"
+        return explainer(event, names or DEFAULT_NAMES)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        raise ValueError(
+            f"this {shown(event.rule)} event does not hold the facts the engine writes for it, "
+            "so it cannot be explained"
+        ) from None
 
 
 EXPLAINED_RULES = frozenset(_EXPLAINERS)

@@ -9,16 +9,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
-from penang_lib.deal import Deal
-from penang_lib.rules import DealerSystem, Rules
+from penang_lib.deal import Deal, check_names
+from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, DealerSystem, Rules
+from penang_lib.validate import ArgumentTypeError, seats, shown, whole
+from penang_lib.validate import seed as check_seed
+
+MAX_DEALS: Final = 1000
+"""The longest match that may be agreed."""
 
 
 def next_dealer(
     previous: int, scores: Sequence[int], winners: Sequence[int], system: DealerSystem
 ) -> int:
     """Who deals next (rule `dealer`), given the last deal's dealer, counts and winners."""
-    players = len(scores)
+    if isinstance(scores, str | bytes) or not isinstance(scores, Sequence):
+        raise ArgumentTypeError(
+            f"scores should be a list of counts, one per player, not {shown(scores)}"
+        )
+    players = whole(len(scores), "the number of scores", MIN_PLAYERS, MAX_PLAYERS)
+    for score in scores:
+        whole(score, "a score", 0)
+    previous = whole(previous, "previous (the last dealer's seat)", 0, players - 1)
+    chosen = seats(winners, "winners", players)
+    if not isinstance(system, DealerSystem):
+        raise ArgumentTypeError(f"system should be a DealerSystem, not {shown(system)}")
+    if system is DealerSystem.WINNER and not chosen:
+        raise ValueError("with points recorded the winner deals next: name at least one winner")
+    winners = chosen
     if system is DealerSystem.WINNER:
         candidates = set(winners)
     else:
@@ -42,15 +61,21 @@ class Match:
         rules: Rules | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
-        self.rules = rules or Rules()
-        self.rules.check_players(players)
+        self.rules = Rules.of(rules)
+        players = whole(players, "players")
+        self.rules.check_deal(players)
+        deals = whole(deals, "deals")
         if deals < 1:
             raise ValueError("a match has at least one deal")
+        if deals > MAX_DEALS:
+            raise ValueError(f"a match has at most {MAX_DEALS} deals, not {deals}")
         self.players = players
         self.length = deals
-        self.seed = random.randrange(2**32) if seed is None else seed
+        chosen = check_seed(seed)
+        self.seed: int = random.randrange(2**32) if chosen is None else chosen
         self._rng = random.Random(self.seed)
-        self.names = names
+        named = check_names(names, players)
+        self.names: Sequence[str] | None = list(named) if named is not None else None
         self.deals: list[Deal] = []
         self.dealer = self._rng.randrange(players)
 

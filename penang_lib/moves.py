@@ -10,10 +10,12 @@ Text form (used by the CLI, records and tests): `meld 5H 6H JK@7H`, `lay_off 2 8
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
-from penang_lib.cards import Card, CardParseError, cards_symbols, cards_text, parse_cards
+from penang_lib.cards import Card, CardParseError, cards_symbols, cards_text, read_cards
+from penang_lib.validate import ArgumentTypeError, shown
 
 
 class IllegalMove(ValueError):
@@ -38,11 +40,24 @@ class MeldMove:
     type: ClassVar[str] = "meld"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", tuple(sorted(self.cards, key=Card.sort_key)))
+        cards: object = self.cards
+        if cards.__class__ is not tuple and isinstance(cards, Mapping):
+            raise ArgumentTypeError(_cards_problem(cards))
+        if cards.__class__ is str:
+            raise ArgumentTypeError(
+                f"MeldMove takes Card values, not the text {shown(cards)}: write "
+                "MeldMove.of('5H 6H 7H') or parse_move('meld 5H 6H 7H')"
+            )
+        try:
+            ordered = tuple(sorted(cards, key=Card.sort_key))  # type: ignore[call-overload]
+        except (AttributeError, TypeError):
+            raise ArgumentTypeError(_cards_problem(cards)) from None
+        object.__setattr__(self, "cards", ordered)
 
     @staticmethod
     def of(text: str) -> MeldMove:
-        return MeldMove(tuple(parse_cards(text)))
+        """The meld of the cards in `text` (`MeldMove.of("5H 6H JK@7H")`)."""
+        return MeldMove(tuple(read_cards(text, "MeldMove.of")))
 
     def __str__(self) -> str:
         return f"meld {cards_text(self.cards)}"
@@ -126,42 +141,97 @@ class DeclareGame:
         return "declare Game"
 
 
+def _cards_problem(cards: object) -> str:
+    """Why `cards` are not the Card values of a meld (one sentence)."""
+    try:
+        items = list(cards)  # type: ignore[call-overload]
+    except TypeError:
+        items = [cards]
+    bad = next((c for c in items if not isinstance(c, Card)), cards)
+    return (
+        f"a meld's cards should be Card values, not {shown(bad)} (parse_move reads text such "
+        "as 'meld 5H 6H 7H')"
+    )
+
+
 Move = MeldMove | LayOff | Swap | EndTurn | DeclareDead | DeclareGame
 MOVE_TYPES = ("meld", "lay_off", "swap", "end_turn", "dead", "game")
+MOVE_CLASSES: Final = (MeldMove, LayOff, Swap, EndTurn, DeclareDead, DeclareGame)
+"""The move classes, in the order of `MOVE_TYPES`."""
+MAX_TARGET_DIGITS: Final = 18
+"""A meld number written with more digits than this cannot be on any table."""
 
 
 def _target(text: str, whole: str) -> int:
-    if not text.isdigit():
-        raise CardParseError(whole, f"{text!r} should be the number of a meld on the table")
+    if not (text.isascii() and text.isdigit()):
+        raise CardParseError(
+            whole,
+            f"{shown(text)} should be the number of a meld on the table (digits 0-9)",
+            "a move",
+        )
+    if len(text) > MAX_TARGET_DIGITS:
+        raise CardParseError(whole, f"{shown(text)} is far too long to be a meld number", "a move")
     return int(text)
+
+
+def check_move(move: object, name: str = "move") -> Move:
+    """`move` when it is a move value; an `ArgumentTypeError` saying what it should be (text
+    is read by `parse_move`)."""
+    if move.__class__ in MOVE_CLASSES:
+        return move
+    if isinstance(move, str):
+        raise ArgumentTypeError(
+            f"{name} should be a move value, not the text {shown(move)}: read it with "
+            "parse_move(text) (or use Deal.push_text)"
+        )
+    if isinstance(move, type) and move in MOVE_CLASSES:
+        raise ArgumentTypeError(
+            f"{name} should be a move value such as {move.__name__}(), "
+            f"not the class {move.__name__}"
+        )
+    raise ArgumentTypeError(
+        f"{name} should be a move (MeldMove, LayOff, Swap, EndTurn, DeclareDead or DeclareGame), "
+        f"not {shown(move)}"
+    )
 
 
 def parse_move(text: str) -> Move:
     """A move from its text form; a bad one raises `CardParseError` naming what is wrong."""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(
+            f"parse_move reads move text such as 'meld 5H 6H 7H', not {shown(text)}"
+        )
     words = text.strip().split(None, 1)
     if not words:
-        raise CardParseError(text, "a move starts with meld, lay_off, swap, end_turn, dead or game")
+        raise CardParseError(
+            text, "a move starts with meld, lay_off, swap, end_turn, dead or game", "a move"
+        )
     kind = words[0].lower().replace("-", "_")
     rest = words[1] if len(words) > 1 else ""
     if kind == "meld":
-        return MeldMove(tuple(parse_cards(rest)))
+        if not rest.strip():
+            raise CardParseError(text, "write meld and its cards, e.g. meld 5H 6H 7H", "a move")
+        return MeldMove(tuple(read_cards(rest, "parse_move")))
     if kind in ("lay_off", "swap"):
         parts = rest.split(None, 1)
         if len(parts) != 2:
-            raise CardParseError(text, f"write {kind} <meld number> <card>")
-        cards = parse_cards(parts[1])
+            raise CardParseError(text, f"write {kind} <meld number> <card>", "a move")
+        cards = read_cards(parts[1], "parse_move")
         if len(cards) != 1:
-            raise CardParseError(text, f"{kind} takes exactly one card")
+            raise CardParseError(text, f"{kind} takes exactly one card", "a move")
         target = _target(parts[0], text)
         return LayOff(target, cards[0]) if kind == "lay_off" else Swap(target, cards[0])
     simple: dict[str, Move] = {"end_turn": EndTurn(), "dead": DeclareDead(), "game": DeclareGame()}
     if kind in simple and not rest:
         return simple[kind]
-    raise CardParseError(text, "a move starts with meld, lay_off, swap, end_turn, dead or game")
+    raise CardParseError(
+        text, "a move starts with meld, lay_off, swap, end_turn, dead or game", "a move"
+    )
 
 
 def move_to_dict(move: Move) -> dict[str, Any]:
     """A JSON-ready description of a move (`type` plus its cards and target)."""
+    check_move(move)
     out: dict[str, Any] = {"type": move.type}
     if isinstance(move, MeldMove):
         out["cards"] = cards_text(move.cards)
@@ -171,17 +241,55 @@ def move_to_dict(move: Move) -> dict[str, Any]:
     return out
 
 
+MOVE_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "meld": ("cards",),
+    "lay_off": ("meld", "card"),
+    "swap": ("meld", "card"),
+    "end_turn": (),
+    "dead": (),
+    "game": (),
+}
+"""The fields each move type carries besides `type` (see `move_to_dict`)."""
+FIELD_WORDS: Final = {
+    "cards": "the cards as text, e.g. '5H 6H 7H'",
+    "meld": "the number of a meld on the table, from 0",
+    "card": "one card as text, e.g. '8H'",
+}
+
+
 def move_from_dict(data: dict[str, Any]) -> Move:
-    """The inverse of `move_to_dict`; raises `CardParseError` or `KeyError` on bad data."""
+    """The inverse of `move_to_dict`. Unreadable cards or an unknown `type` raise
+    `CardParseError`; a missing or unknown field a `ValueError`, a field of the wrong type an
+    `ArgumentTypeError`, each naming the field."""
+    if not isinstance(data, Mapping):
+        raise ArgumentTypeError(f"a move should be an object with a 'type', not {shown(data)}")
     kind = data.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
+        raise CardParseError(
+            shown(kind) if not isinstance(kind, str) else kind,
+            f"a move type is one of {', '.join(MOVE_TYPES)}",
+            "a move type",
+        )
+    wanted = MOVE_FIELDS[kind]
+    unknown = [key for key in data if key != "type" and key not in wanted]
+    if unknown:
+        fields = ", ".join(repr(f) for f in ("type", *wanted))
+        raise ValueError(f"a {kind} move has no field {shown(unknown[0])} (only {fields})")
+    for key in wanted:
+        if key not in data:
+            raise ValueError(f"a {kind} move needs {key!r}: {FIELD_WORDS[key]}")
+        value = data[key]
+        if key == "meld":
+            if value.__class__ is not int:
+                raise ArgumentTypeError(f"'meld' should be {FIELD_WORDS[key]}, not {shown(value)}")
+            if value < 0:
+                raise CardParseError(
+                    str(value), "a meld number is a whole number from 0", "a meld number"
+                )
+        elif not isinstance(value, str):
+            raise ArgumentTypeError(f"{key!r} should be {FIELD_WORDS[key]}, not {shown(value)}")
     if kind == "meld":
-        return MeldMove(tuple(parse_cards(str(data["cards"]))))
+        return MeldMove(tuple(read_cards(data["cards"], "'cards'")))
     if kind in ("lay_off", "swap"):
-        target = data["meld"]
-        if not isinstance(target, int) or isinstance(target, bool) or target < 0:
-            raise CardParseError(str(target), "a meld number is a whole number from 0")
-        text = f"{kind} {target} {data['card']}"
-        return parse_move(text)
-    if kind in ("end_turn", "dead", "game"):
-        return parse_move(str(kind))
-    raise CardParseError(str(kind), f"a move type is one of {', '.join(MOVE_TYPES)}")
+        return parse_move(f"{kind} {data['meld']} {data['card']}")
+    return parse_move(kind)

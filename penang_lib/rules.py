@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from penang_lib.cards import rank_text
+from penang_lib.cards import MAX_JOKERS, MAX_PACKS, rank_text
+from penang_lib.validate import ArgumentTypeError, shown, whole
 
 
 class DealerSystem(str, Enum):
@@ -59,6 +61,33 @@ HOUSE_RULE_FIELDS: Final = (
 """The `Rules` fields whose defaults are our own choice rather than the sources' (house rules)."""
 
 
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
+"""Penang Rummy is played by two to five (rule `players`); `Rules` may narrow that range."""
+MAX_CARD_VALUE: Final = 1000
+"""The most points one card may count (the rule book's highest is a joker's 20)."""
+PLAYER_WORDS: Final = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+E = TypeVar("E", bound=Enum)
+
+
+def _choice(value: object, kind: type[E], name: str) -> E:
+    """`value` as a member of the enum `kind` (a member or its text)."""
+    if isinstance(value, kind):
+        return value
+    choices = ", ".join(str(m.value) for m in kind)
+    if not isinstance(value, str):
+        raise ArgumentTypeError(
+            f"the setting {name} should be one of {choices}, not {shown(value)}"
+        )
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(
+            f"the setting {name} should be one of {choices}, not {shown(value)}"
+        ) from None
+
+
 def _default_values() -> dict[str, int]:
     values = {str(rank): rank for rank in range(2, 11)}
     values.update({"A": 15, "J": 10, "Q": 10, "K": 10, "JK": 20})
@@ -95,56 +124,148 @@ class Rules:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-                raise ValueError(f"the setting {f.name} should be a whole number, not {value!r}")
+            if f.type == "int" and value.__class__ is not int:
+                raise ArgumentTypeError(
+                    f"the setting {f.name} should be a whole number, not {shown(value)}"
+                )
             if f.type == "bool" and not isinstance(value, bool):
-                raise ValueError(f"the setting {f.name} should be true or false, not {value!r}")
-        if not isinstance(self.values, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in self.values.values()
-        ):
-            raise ValueError("the card values should map each rank to a whole number of points")
-        if self.packs < 1 or self.packs_five_players < 1:
-            raise ValueError("the deck needs at least one pack (rule deck)")
-        if self.jokers < 0:
-            raise ValueError("the number of jokers cannot be negative (rule deck)")
+                raise ArgumentTypeError(
+                    f"the setting {f.name} should be true or false, not {shown(value)}"
+                )
+        self._check_numbers()
+        values = self._checked_values()
+        object.__setattr__(self, "values", values)  # a copy: the caller's dict stays theirs
+        end = _choice(self.end_condition, EndCondition, "end_condition")
+        object.__setattr__(self, "end_condition", end)
+        dealer = _choice(self.dealer_system, DealerSystem, "dealer_system")
+        object.__setattr__(self, "dealer_system", dealer)
+        by_rank = [values["JK"]] + [values[rank_text(r)] for r in range(1, 14)]
+        object.__setattr__(self, "_value_by_rank", tuple(by_rank))
+
+    def _check_numbers(self) -> None:
+        if not (1 <= self.packs <= MAX_PACKS and 1 <= self.packs_five_players <= MAX_PACKS):
+            raise ValueError(
+                f"the deck holds from 1 to {MAX_PACKS} packs, not "
+                f"{self.packs if not 1 <= self.packs <= MAX_PACKS else self.packs_five_players} "
+                "(rule deck)"
+            )
+        if not 0 <= self.jokers <= MAX_JOKERS:
+            raise ValueError(
+                f"the deck holds from 0 to {MAX_JOKERS} jokers, not {self.jokers} (rule deck)"
+            )
         for size in (self.hand_size_small, self.hand_size_large, self.hand_size_two_players):
             if size < 3:
                 raise ValueError("a hand needs at least three cards to make a passport (rule deal)")
-        missing = set(_default_values()) - set(self.values)
+        for players, name in (
+            (2, "hand_size_two_players"),
+            (3, "hand_size_small"),
+            (4, "hand_size_large"),
+        ):
+            size = getattr(self, name)
+            deck = 52 * self.packs_for(players) + self.jokers
+            if size > deck:
+                raise ValueError(
+                    f"{name}={size} is more cards than the whole deck holds ({deck}) (rule deal)"
+                )
+        for name in ("min_players", "max_players"):
+            number = getattr(self, name)
+            if not MIN_PLAYERS <= number <= MAX_PLAYERS:
+                raise ValueError(
+                    f"the setting {name} should be from {MIN_PLAYERS} to {MAX_PLAYERS}, not "
+                    f"{number}: Penang Rummy is played by two to five (rule players)"
+                )
+        if self.min_players > self.max_players:
+            raise ValueError(
+                f"min_players ({self.min_players}) cannot be more than max_players "
+                f"({self.max_players}) (rule players)"
+            )
+
+    def _checked_values(self) -> dict[str, int]:
+        values = self.values
+        if not isinstance(values, Mapping):
+            raise ArgumentTypeError(
+                "the card values should map each rank (A, 2-10, J, Q, K, JK) to its points, "
+                f"not {shown(values)}"
+            )
+        known = _default_values()
+        unknown = [k for k in values if k not in known]
+        if unknown:
+            raise ValueError(
+                f"card values are for A, 2-10, J, Q, K and JK, not {shown(unknown[0])}"
+            )
+        missing = set(known) - set(values)
         if missing:
             raise ValueError(f"card values are missing for {', '.join(sorted(missing))}")
-        object.__setattr__(self, "values", dict(self.values))  # the caller's dict stays theirs
-        object.__setattr__(self, "end_condition", EndCondition(self.end_condition))
-        object.__setattr__(self, "dealer_system", DealerSystem(self.dealer_system))
-        by_rank = [self.values["JK"]] + [self.values[rank_text(r)] for r in range(1, 14)]
-        object.__setattr__(self, "_value_by_rank", tuple(by_rank))
+        for rank, points in values.items():
+            if points.__class__ is not int:
+                raise ArgumentTypeError(
+                    f"the card value of {rank} should be a whole number of points, "
+                    f"not {shown(points)}"
+                )
+            if not 0 <= points <= MAX_CARD_VALUE:
+                raise ValueError(
+                    f"the card value of {rank} should be from 0 to {MAX_CARD_VALUE} points, "
+                    f"not {points} (rule scoring)"
+                )
+        return dict(values)
 
     def __hash__(self) -> int:
         return hash(repr(sorted(self.as_dict().items())))
 
     def packs_for(self, players: int) -> int:
         """How many packs a deal of `players` uses."""
+        players = whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
         return self.packs_five_players if players == 5 else self.packs
 
     def hand_size(self, players: int) -> int:
         """How many cards each player is dealt (rule `deal`)."""
         self.check_players(players)
+        return self._hand_size(players)
+
+    def _hand_size(self, players: int) -> int:
         if players == 2:
             return self.hand_size_two_players
         return self.hand_size_small if players == 3 else self.hand_size_large
 
     def check_players(self, players: int) -> None:
-        """Raise a `ValueError` naming rule `players` unless this many may play."""
+        """Raise a `ValueError` naming rule `players` unless this many may play (and an
+        `ArgumentTypeError` when `players` is not a whole number)."""
+        players = whole(players, "players")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(
                 f"Penang Rummy is played by {self.min_players} to {self.max_players} players, "
                 f"not {players} (rule players)"
             )
 
+    def check_deal(self, players: int) -> None:
+        """Raise a `ValueError` unless a deal of `players` can be dealt under these rules: the
+        player count is allowed (rule `players`) and the deck holds every hand (rule `deal`)."""
+        self.check_players(players)
+        packs = self.packs_for(players)
+        deck = 52 * packs + self.jokers
+        size = self._hand_size(players)
+        if size * players > deck:
+            name = (
+                "hand_size_two_players"
+                if players == 2
+                else "hand_size_small"
+                if players == 3
+                else "hand_size_large"
+            )
+            raise ValueError(
+                f"the deck is too small: {name}={size} deals {players} x {size} = "
+                f"{size * players} cards to {PLAYER_WORDS[players]} players, but {packs} "
+                f"pack{'s' if packs != 1 else ''} and {self.jokers} jokers hold only {deck} "
+                "(rule deal)"
+            )
+
     def card_value(self, rank: int) -> int:
         """Points a card of this rank counts in hand (0 is the joker)."""
-        value: int = self._value_by_rank[rank]  # type: ignore[attr-defined]
-        return value
+        if rank.__class__ is int and 0 <= rank <= 13:
+            value: int = self._value_by_rank[rank]  # type: ignore[attr-defined]
+            return value
+        whole(rank, "rank", 0, 13)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready settings."""
@@ -161,13 +282,34 @@ class Rules:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Rules:
         """Settings from `as_dict` output; unknown keys are an error."""
+        if not isinstance(data, Mapping):
+            raise ArgumentTypeError(
+                f"rule settings should be an object of setting names, not {shown(data)}"
+            )
         known = {f.name for f in fields(Rules)}
-        unknown = set(data) - known
+        unknown = [key for key in data if key not in known]
         if unknown:
-            raise ValueError(f"unknown rule settings: {', '.join(sorted(unknown))}")
+            names = ", ".join(sorted(shown(k) if not isinstance(k, str) else k for k in unknown))
+            raise ValueError(f"unknown rule settings: {names}")
         return Rules(**data)
+
+    @staticmethod
+    def of(value: object, name: str = "rules") -> Rules:
+        """`value` when it is a `Rules`, the default rules for None; an `ArgumentTypeError`
+        naming the argument otherwise."""
+        if value is None:
+            return DEFAULT
+        if not isinstance(value, Rules):
+            raise ArgumentTypeError(
+                f"{name} should be a Rules (or None for the rule book's), not {shown(value)}"
+            )
+        return value
 
     def house_rules_in_use(self) -> list[str]:
         """The house-rule fields that differ from the default."""
         default = Rules()
         return [name for name in HOUSE_RULE_FIELDS if getattr(self, name) != getattr(default, name)]
+
+
+DEFAULT: Final = Rules()
+"""The rule book's rules (`Rules()`), shared."""

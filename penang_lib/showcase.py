@@ -7,12 +7,17 @@ seeded deals until one has a `swap` event and returns it, finished, ready for th
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from penang_lib.deal import Deal
 from penang_lib.events import Event
 from penang_lib.meld_count import has_meld
 from penang_lib.rules import RULE_BOOK, Rules
-from penang_lib.simulate import play_deal
+from penang_lib.simulate import bot_names, play_deal
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, shown, whole
+
+MAX_LIMIT: Final = 1_000_000
+"""The most seeds one `find_deal` may try (a rare set of rules can take hours to that)."""
 
 SHOWCASE_BOTS: tuple[str, ...] = ("careful", "greedy", "careful", "random")
 """The bots `find_deal` seats by default: a mix, so that going out, dying and swapping all
@@ -23,26 +28,47 @@ MELD_EVENTS = frozenset({"run", "set"})
 
 
 def check_rule_ids(shows: Iterable[str]) -> list[str]:
-    """The rule ids, stripped and in order; `ValueError` naming any id not in the rule book."""
-    ids = [s.strip() for s in shows if s.strip()]
+    """The rule ids, stripped and in order; `ValueError` naming any id not in the rule book.
+
+    `shows` is a list of ids, or one text of comma-separated ids ("swap,dead.passport")."""
+    if isinstance(shows, str):
+        shows = shows.split(",")
+    elif isinstance(shows, bytes) or not isinstance(shows, Iterable):
+        raise ArgumentTypeError(
+            f"rule ids should be a list of ids such as ['swap', 'game'], not {shown(shows)}"
+        )
+    items = list(shows)
+    for item in items:
+        if not isinstance(item, str):
+            raise ArgumentTypeError(f"a rule id should be text such as 'swap', not {shown(item)}")
+    ids = [s.strip() for s in items if s.strip()]
     if not ids:
         raise ValueError("name at least one rule id, e.g. swap or dead.passport")
     unknown = [s for s in ids if s not in RULE_BOOK]
     if unknown:
-        raise ValueError(f"unknown rule id {unknown[0]!r}: the rule ids are {', '.join(RULE_BOOK)}")
+        raise ValueError(
+            f"unknown rule id {cut(unknown[0])!r}: the rule ids are {', '.join(RULE_BOOK)}"
+        )
     return ids
 
 
 def shown_by(events: Iterable[Event]) -> set[str]:
     """Every rule id these events show (`meld` too when a run or set was laid)."""
-    shown = {event.rule for event in events}
-    if shown & MELD_EVENTS:
-        shown.add("meld")
-    return shown
+    try:
+        ids = {event.rule for event in events}
+    except (AttributeError, TypeError):
+        raise ArgumentTypeError(
+            f"events should be a list of Event values, not {shown(events)}"
+        ) from None
+    if ids & MELD_EVENTS:
+        ids.add("meld")
+    return ids
 
 
 def rules_shown(deal: Deal) -> set[str]:
     """Every rule id that an event of `deal` names (`meld` too when a run or set was laid)."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"rules_shown takes a Deal, not {shown(deal)}")
     return shown_by(deal.events)
 
 
@@ -70,10 +96,16 @@ def find_deal(
     are worth a larger `limit`. Raises `ValueError` for an id not in `RULE_BOOK`.
     """
     wanted = set(check_rule_ids(shows))
+    limit = whole(limit, "limit")
     if limit < 0:
         raise ValueError(f"limit cannot be negative ({limit})")
-    rules = rules or Rules()
-    rules.check_players(players)
+    if limit > MAX_LIMIT:
+        raise ValueError(f"limit is at most {MAX_LIMIT:,} seeds, not {limit:,}")
+    start_seed = whole(start_seed, "start_seed", 0, MAX_SEED - max(limit - 1, 0))
+    rules = Rules.of(rules)
+    players = whole(players, "players")
+    rules.check_deal(players)
+    bot_names(bots, players)
     for seed in range(start_seed, start_seed + limit):
         if "dead.passport" in wanted and not _passport_can_fail(seed, players, rules):
             continue  # rare (about 1 deal in 450 at four players): rule it out from the deal

@@ -8,13 +8,15 @@ as row `seed` of `simulate(..., seed=0)` with the same bots.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from penang_lib.bots import BOT_NAMES, Bot, Choice, make_bot
 from penang_lib.deal import Deal, Status
-from penang_lib.rules import Rules
+from penang_lib.rules import MAX_PLAYERS, Rules
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, shown, whole
 from penang_lib.view import PlayerView
 
 if TYPE_CHECKING:  # pandas loads when a frame is made: playing a deal does not need it
@@ -53,11 +55,26 @@ MAX_MOVES = 20_000
 _PROGRESS_FROM = 200
 """With `progress=None`, runs of at least this many deals show a progress bar."""
 
+MAX_DEALS: Final = 10_000_000
+"""The most deals one `simulate` run plays (about nine hours on one core)."""
+SEED_STEP: Final = 1_000_003
+"""Deal number i of a run seeded s is dealt with seed s * SEED_STEP + i (`deal_seed`)."""
+
+
+def max_run_seed(deals: int) -> int:
+    """The largest run seed whose `deals` deals all have seeds from 0 to `MAX_SEED`."""
+    return (MAX_SEED - max(deals - 1, 0)) // SEED_STEP
+
+
+def usable_jobs(jobs: int) -> int:
+    """`jobs` bounded by this machine: at most one worker process per core."""
+    return max(1, min(jobs, os.cpu_count() or 1))
+
 
 def deal_seed(seed: int, index: int) -> int:
     """The seed of deal number `index` (from 0) of a run seeded `seed`: with seed 0, deal i has
     seed i, so `penang-rummy deal --seed i` replays it."""
-    return seed * 1_000_003 + index
+    return whole(seed, "seed", 0) * SEED_STEP + whole(index, "index", 0)
 
 
 def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]:
@@ -65,22 +82,35 @@ def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]
 
     Raises `ValueError` naming an unknown bot or an empty list.
     """
+    players = whole(players, "players", 1, MAX_PLAYERS)
     if bots is None:
         names: list[str] = list(DEFAULT_BOTS)
     elif isinstance(bots, str):
         names = [b.strip().lower() for b in bots.split(",")]
+    elif isinstance(bots, Iterable) and not isinstance(bots, bytes):
+        names = []
+        for bot in bots:
+            if not isinstance(bot, str):
+                raise ArgumentTypeError(f"a bot's name should be text, not {shown(bot)}")
+            names.append(bot.strip().lower())
     else:
-        names = [str(b).strip().lower() for b in bots]
+        raise ArgumentTypeError(
+            f"bots should be bot names ({', '.join(BOT_NAMES)}) as text or a list, "
+            f"not {shown(bots)}"
+        )
     if not names or any(not n for n in names):
         raise ValueError("name at least one bot, e.g. careful or random,greedy")
     unknown = [n for n in names if n not in BOT_NAMES]
     if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {cut(unknown[0])!r}: choose from {', '.join(BOT_NAMES)}")
     return tuple(names[p % len(names)] for p in range(players))
 
 
 def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
     """The bots of one deal, each seeded from the deal's seed and its seat."""
+    seed = whole(seed, "seed", 0)
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ArgumentTypeError(f"names should be a list of bot names, not {shown(names)}")
     return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
 
 
@@ -91,8 +121,9 @@ def _play(
     rules: Rules | None,
     record: Callable[[Choice], None] | None,
 ) -> Deal:
-    rules = rules or Rules()
-    rules.check_players(players)
+    rules = Rules.of(rules)
+    rules.check_deal(players)
+    seed = whole(seed, "seed", 0, MAX_SEED)
     names = bot_names(bots, players)
     deal = Deal(players=players, seed=seed, rules=rules)
     seats = seat_bots(names, seed)
@@ -131,6 +162,10 @@ def play_deal_explained(
 
 def deal_rows(deal: Deal, index: int, names: Sequence[str]) -> list[tuple[Any, ...]]:
     """The rows of one finished deal, in `COLUMNS` order."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"deal_rows takes a Deal, not {shown(deal)}")
+    if isinstance(names, str) or len(names) != deal.players:
+        raise ValueError(f"names should be a list of {deal.players} bot names, one per seat")
     winners = set(deal.winners())
     rows = []
     for seat in range(deal.players):
@@ -186,19 +221,37 @@ def simulate(
     `bots` names one bot per seat ("careful", "greedy", "random"; a list or comma-separated text,
     cycled to the seats; default all careful). Deal number i is dealt with
     `deal_seed(seed, i)`, so the same arguments give the same frame, whatever `jobs` is.
-    `jobs` > 1 plays in that many worker processes. `progress` shows a tqdm bar (a widget in a
-    notebook); by default only for runs of 200 deals or more.
+    `jobs` > 1 plays in that many worker processes, at most one per core of this machine
+    (`os.cpu_count()`: a larger `jobs` is bounded to it, which changes no result). `progress`
+    shows a tqdm bar (a widget in a notebook); by default only for runs of 200 deals or more.
+
+    `deals` is at most `MAX_DEALS`, and `seed` at most `max_run_seed(deals)`, so that every deal's
+    own seed stays within 0 to 2**63 - 1.
 
     Columns: `seed` (the deal's own seed), `deal` (its number), `seat`, `bot`, `passport_ok`,
     `turns` (turns started, a turn ending in Dead included), `turns_alive` (turns that made an
     action), `cards_left`, `count` (rule `scoring`), `outcome` ("game", "dead", "passport-dead" or
     "alive"), `won` (a shared win counts for each winner).
     """
+    deals = whole(deals, "deals")
     if deals < 0:
         raise ValueError(f"the number of deals cannot be negative ({deals})")
-    if jobs < 1:
+    if deals > MAX_DEALS:
+        raise ValueError(f"a run plays at most {MAX_DEALS:,} deals, not {deals:,}")
+    if whole(jobs, "jobs") < 1:
         raise ValueError(f"jobs must be at least 1 ({jobs})")
-    (rules or Rules()).check_players(players)
+    jobs = usable_jobs(jobs)
+    seed = whole(seed, "seed")
+    top = max_run_seed(deals)
+    if not 0 <= seed <= top:
+        raise ValueError(
+            f"the run's seed should be from 0 to {top:,}: deal i is dealt with seed x "
+            f"{SEED_STEP:,} + i, and a deal's seed is at most 2**63 - 1, not {shown(seed)}"
+        )
+    if progress is not None and not isinstance(progress, bool):
+        raise ArgumentTypeError(f"progress should be True, False or None, not {shown(progress)}")
+    players = whole(players, "players")
+    Rules.of(rules).check_deal(players)
     names = bot_names(bots, players)
     show = deals >= _PROGRESS_FROM if progress is None else progress
     bar = _progress_bar(deals) if show else None
@@ -258,6 +311,15 @@ def summary(frame: pd.DataFrame) -> dict[str, Any]:
     player's counted); and per bot name in `bots`: `seats` (player rows), `win_rate` (share of
     those rows that won, a shared win counting for each) and `mean_count`.
     """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise ArgumentTypeError(f"summary takes the frame simulate() returns, not {shown(frame)}")
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"summary needs the columns simulate() makes; this frame has no {missing[0]!r}"
+        )
     deals = int(frame["deal"].nunique()) if len(frame) else 0
     if deals == 0:
         return {

@@ -20,6 +20,7 @@ from penang_lib.events import Event
 from penang_lib.explain import explain
 from penang_lib.match import Match, next_dealer
 from penang_lib.rules import DealerSystem
+from penang_lib.validate import ArgumentTypeError, optional_whole, seats, shown, whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -38,6 +39,18 @@ STATUS_WORDS = {
 """A player's status in the words a learner reads."""
 
 
+def _deal(deal: object) -> Deal:
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"deal should be a Deal, not {shown(deal)}")
+    return deal
+
+
+def _match(match: object) -> Match:
+    if not isinstance(match, Match):
+        raise ArgumentTypeError(f"match should be a Match, not {shown(match)}")
+    return match
+
+
 def _frame(rows: list[dict[str, Any]], columns: Sequence[str]) -> pd.DataFrame:
     import pandas as pd
 
@@ -52,7 +65,8 @@ def hands_frame(deal: Deal, show: Iterable[int] | None = None) -> pd.DataFrame:
     `show` lists the seats whose cards may be seen (default: every seat). For the others
     `cards` is None and `points` is missing: only `card_count` tells how big the hand is.
     """
-    seen = set(range(deal.players)) if show is None else set(show)
+    _deal(deal)
+    seen = set(range(deal.players)) if show is None else set(seats(show, "show", deal.players))
     rows = []
     for seat in range(deal.players):
         visible = seat in seen
@@ -77,6 +91,7 @@ def table_frame(deal: Deal) -> pd.DataFrame:
     """One row per meld on the table, in the order laid: `meld` (its number, from 0),
     `owner_seat`, `owner`, `kind` ("run" or "set"), `cards` (jokers carry what they stand for),
     `jokers` (how many) and `description` in words."""
+    _deal(deal)
     rows = [
         {
             "meld": i,
@@ -94,6 +109,7 @@ def table_frame(deal: Deal) -> pd.DataFrame:
 
 def move_turns(deal: Deal) -> list[int]:
     """The turn number (from 1) in which each move of `deal.move_stack` was made."""
+    _deal(deal)
     turns = []
     turn = 1
     for events in deal.event_stack:
@@ -108,7 +124,9 @@ def log_frame(deal: Deal, steps: int | None = None) -> pd.DataFrame:
     `turn`, `seat`, `player`, `move` (its label with suit symbols), `rule` (the id
     of the move's first event), `rules` (every event's id) and `sentence` (what `explain` says of
     its events)."""
-    count = len(deal.move_stack) if steps is None else max(0, min(steps, len(deal.move_stack)))
+    _deal(deal)
+    steps = optional_whole(steps, "steps", 0)
+    count = len(deal.move_stack) if steps is None else min(steps, len(deal.move_stack))
     turns = move_turns(deal)
     rows = []
     for i in range(count):
@@ -132,7 +150,7 @@ def log_frame(deal: Deal, steps: int | None = None) -> pd.DataFrame:
 def scores_frame(deal: Deal) -> pd.DataFrame:
     """Each seat's count now: `seat`, `name`, `status`, `cards_left`, `count` (rule `scoring`)
     and `winner` (always False while the deal is being played)."""
-    winners = set(deal.winners())
+    winners = set(_deal(deal).winners())
     rows = [
         {
             "seat": seat,
@@ -151,7 +169,7 @@ def match_frame(match: Match) -> pd.DataFrame:
     """A match's score sheet: one row per finished deal with `deal` (from 1), `dealer`, each
     player's count under their name, the `winners`, every player's running total under
     "<name> total", and `next_dealer` with `why` (rule `dealer`, by the match's dealer system)."""
-    names = list(match_names(match))
+    names = list(match_names(_match(match)))
     totals = [0] * match.players
     rows: list[dict[str, Any]] = []
     finished = [d for d in match.deals if d.is_over]
@@ -187,8 +205,9 @@ def match_frame(match: Match) -> pd.DataFrame:
 
 def match_names(match: Match) -> tuple[str, ...]:
     """The players' names in a match (the deals' default names when none were given)."""
-    if match.names:
-        return tuple(match.names)
+    names = _match(match).names
+    if names:
+        return tuple(names)
     if match.deals:
         return match.deals[0].names
     return DEFAULT_NAMES[: match.players]
@@ -197,6 +216,9 @@ def match_names(match: Match) -> tuple[str, ...]:
 def dealer_reason(match: Match, deal: Deal, chosen: int) -> str:
     """Why `chosen` deals after `deal` (rule `dealer`), in one sentence."""
     names = match_names(match)
+    if _deal(deal).players != match.players:
+        raise ValueError(f"this deal has {deal.players} players, the match {match.players}")
+    chosen = whole(chosen, "chosen (the next dealer's seat)", 0, match.players - 1)
     who = names[chosen]
     scores = deal.scores()
     if match.rules.dealer_system is DealerSystem.WINNER:
@@ -234,6 +256,12 @@ class Changes:
 
 def changes(events: Sequence[Event], seat: int | None = None) -> Changes:
     """The `Changes` of one step from its events (`seat`: who moved)."""
+    if isinstance(events, str | bytes) or not isinstance(events, Sequence):
+        raise ArgumentTypeError(f"events should be a list of Event values, not {shown(events)}")
+    for event in events:
+        if not isinstance(event, Event):
+            raise ArgumentTypeError(f"events should hold only Event values, not {shown(event)}")
+    seat = optional_whole(seat, "seat", 0)
     left: list[Card] = []
     taken: list[Card] = []
     melds: list[int] = []
@@ -263,9 +291,12 @@ def changes(events: Sequence[Event], seat: int | None = None) -> Changes:
 
 
 def step_changes(deal: Deal, step: int) -> Changes:
-    """The `Changes` of move number `step` (from 1) of `deal`; step 0 is the deal itself."""
+    """The `Changes` of move number `step` (from 1) of `deal`; step 0 is the deal itself. A step
+    past the last move raises `IndexError`, as a list does."""
+    _deal(deal)
+    step = whole(step, "step")
     if step == 0:
         return changes(deal.start_events)
     if not 1 <= step <= len(deal.move_stack):
-        raise IndexError(f"this deal has steps 0 to {len(deal.move_stack)}, not {step}")
+        raise IndexError(f"this deal has steps 0 to {len(deal.move_stack)}, not {shown(step)}")
     return changes(deal.event_stack[step - 1], deal.movers[step - 1])

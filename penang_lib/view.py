@@ -13,9 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar, cast
 
 from penang_lib import analysis
-from penang_lib.cards import JOKER_INDEX, NATURALS, SUITS, Card, Counts, from_counts
+from penang_lib.analysis import check_table
+from penang_lib.cards import (
+    JOKER_INDEX,
+    MAX_PACKS,
+    NATURALS,
+    SUITS,
+    Card,
+    Counts,
+    cards_of,
+    check_counts,
+)
 from penang_lib.deal import Deal, Status
 from penang_lib.meld_count import (
     RUN_JOKER,
@@ -29,7 +40,10 @@ from penang_lib.meld_count import (
 )
 from penang_lib.melds import MAX_RUN, Kind, Meld
 from penang_lib.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
-from penang_lib.rules import Rules
+from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from penang_lib.validate import ArgumentTypeError, flag, instance, shown, whole
+
+T = TypeVar("T")
 
 
 # -- what a table meld takes ----------------------------------------------------------------------
@@ -185,21 +199,34 @@ class PlayerView:
         turn_number: int,
         over: bool = False,
     ) -> None:
-        self.seat = seat
+        players = whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        self.seat = whole(seat, "seat", 0, players - 1)
         self.players = players
-        self.names = tuple(names)
-        self.rules = rules
-        self.copies = copies
-        self.counts = tuple(counts)
-        self.table = tuple(table)
-        self.owners = tuple(owners)
-        self.passports = tuple(passports)
-        self.passport = self.passports[seat]
-        self.actions = actions
-        self.hand_sizes = tuple(hand_sizes)
-        self.status = tuple(status)
-        self.turn_number = turn_number
-        self.over = over
+        self.names = tuple(_per_seat(names, "names", players, str, "a name"))
+        self.rules = instance(rules, Rules, "rules", "a Rules")
+        self.copies = whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
+        self.counts = check_counts(counts)
+        self.table = tuple(check_table(table))
+        if isinstance(owners, str | bytes) or not isinstance(owners, Sequence):
+            raise ArgumentTypeError(
+                f"owners should be a list of seats, one per table meld, not {shown(owners)}"
+            )
+        self.owners = tuple(whole(o, "an owner in owners", 0, players - 1) for o in owners)
+        if len(self.owners) != len(self.table):
+            raise ValueError("owners should name one seat per table meld")
+        self.passports = tuple(
+            flag(p, "a passport in passports")
+            for p in _per_seat(passports, "passports", players, bool, "True or False")
+        )
+        self.passport = self.passports[self.seat]
+        self.actions = whole(actions, "actions", 0)
+        self.hand_sizes = tuple(
+            whole(n, "a hand size", 0)
+            for n in _per_seat(hand_sizes, "hand_sizes", players, int, "a whole number")
+        )
+        self.status = tuple(_per_seat(status, "status", players, Status, "a Status"))
+        self.turn_number = whole(turn_number, "turn_number", 1)
+        self.over = flag(over, "over")
         self._shape: Shape | None = None
         self._melds: int | None = None
         self._lay: list[Option] | None = None
@@ -209,6 +236,8 @@ class PlayerView:
     @classmethod
     def of(cls, deal: Deal) -> PlayerView:
         """The view of the player to move in `deal` (only public facts and their own hand)."""
+        if deal.__class__ is not Deal and not isinstance(deal, Deal):
+            raise ArgumentTypeError(f"PlayerView.of takes a Deal, not {shown(deal)}")
         # Filled in directly (the same values `__init__` would make): this runs every move.
         view = cls.__new__(cls)
         seat = deal.turn
@@ -248,7 +277,7 @@ class PlayerView:
     @property
     def cards(self) -> list[Card]:
         """The player's own cards, in display order."""
-        return from_counts(self.counts)
+        return cards_of(self.counts)
 
     @property
     def jokers(self) -> int:
@@ -354,7 +383,7 @@ class PlayerView:
     def _swap_leaves_action(self, option: Option) -> bool:
         target, card = option
         after = analysis.TableOption(target, card, self.table[target].swap_results(card)[0])
-        return analysis.swap_leaves_action(self.counts, self.table, after, self.rules)
+        return analysis.unchecked_swap_leaves_action(self.counts, self.table, after, self.rules)
 
     def can_act(self) -> bool:
         """Whether a meld or lay-off can be made this turn, swaps included (rules `dead`,
@@ -384,11 +413,16 @@ class PlayerView:
         return self.count_melds() + len(lay) + len(swap) + (self.actions > 0)
 
     def nth_move(self, k: int) -> Move:
-        """Legal move number `k` (from 0) in the order of `legal_moves()`."""
+        """Legal move number `k` (from 0) in the order of `legal_moves()`. A number past the
+        last move raises `IndexError`, as a list does."""
+        if k.__class__ is not int:
+            k = whole(k, "the move number")
+        if k < 0:
+            raise IndexError(f"legal moves are numbered from 0, not {shown(k)}")
         forced = self.forced()
         if forced is not None:
             if k != 0:
-                raise IndexError(k)
+                raise IndexError(f"there is only one legal move (number 0), not number {shown(k)}")
             return forced
         melds = self.count_melds()
         if k < melds:
@@ -403,7 +437,10 @@ class PlayerView:
             return Swap(*swap[k])
         if k == len(swap) and self.actions:
             return EndTurn()
-        raise IndexError("move number out of range")
+        raise IndexError(
+            f"there are {self.count_moves()} legal moves (numbered from 0), not number "
+            f"{shown(k + melds + len(lay))}"
+        )
 
     def legal_moves(self) -> Iterator[Move]:
         """Every distinct legal move, worked out from this view alone, lazily."""
@@ -419,6 +456,21 @@ class PlayerView:
         yield from self.swaps()
         if self.actions:
             yield EndTurn()
+
+
+def _per_seat(value: object, name: str, players: int, kind: type[T], what: str) -> list[T]:
+    """One value per seat, each a `kind`."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise ArgumentTypeError(
+            f"{name} should be a list with one value per seat, not {shown(value)}"
+        )
+    items = list(value)
+    if len(items) != players:
+        raise ValueError(f"{name} should hold {players} values, one per seat, not {len(items)}")
+    for item in items:
+        if not isinstance(item, kind) or (kind is int and isinstance(item, bool)):
+            raise ArgumentTypeError(f"{name} should hold {what} per seat, not {shown(item)}")
+    return cast(list[T], items)
 
 
 def clear_caches() -> None:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
+from penang_lib.validate import flag
 from widgets.render import FOUR_COLOUR, esc, stylesheet
 
 log = logging.getLogger("widgets")
@@ -35,7 +36,7 @@ class KitWidget:
     _trouble: widgets.HTML
 
     def __init__(self, four_colour: bool = False) -> None:
-        self.four_colour = four_colour
+        self.four_colour = flag(four_colour, "four_colour")
         self._trouble = widgets.HTML("", layout=widgets.Layout(display="none"))
         self._trouble.add_class("penang-trouble")
 
@@ -54,6 +55,7 @@ class KitWidget:
 
     def report(self, sentence: str) -> None:
         """Show a short sentence about a failure of ours (not a rule: the engine speaks those)."""
+        sentence = str(sentence)
         with self._trouble.hold_sync():
             self._trouble.value = f"<p>{esc(sentence)}</p>"
             self._trouble.layout.display = "block" if sentence else "none"

@@ -29,7 +29,9 @@ from penang_lib import (
     check_swap,
     parse_cards,
 )
-from penang_lib.cards import card_classes, cards_symbols
+from penang_lib.cards import card_classes, cards_symbols, read_cards
+from penang_lib.validate import ArgumentTypeError, shown, whole
+from penang_lib.validate import text as check_text
 from widgets import render
 from widgets.base import KitWidget, guarded
 
@@ -49,6 +51,11 @@ def read_table_meld(item: str | Meld) -> TableMeld:
     readings (or none) stays text, so the rule checks judge it themselves."""
     if isinstance(item, Meld):
         return item
+    if not isinstance(item, str):
+        raise ArgumentTypeError(
+            f"a table meld should be card text such as '5H 6H JK@7H' or a Meld, not {shown(item)}"
+        )
+    read_cards(item, "a table meld")  # unreadable text is refused here, not on every check
     verdict = check_meld(item)
     if verdict.ok and len(verdict.readings) == 1 and verdict.reading is not None:
         return verdict.reading
@@ -114,9 +121,16 @@ class MeldChecker(KitWidget):
         against: int | None = None,
     ) -> None:
         super().__init__(four_colour)
-        self.rules = rules or Rules()
+        self.rules = Rules.of(rules)
+        if table is not None and (isinstance(table, str) or not isinstance(table, Sequence)):
+            raise ArgumentTypeError(
+                f"table should be a list of table melds, e.g. ['5H 6H JK@7H'], not {shown(table)}"
+            )
         self.table: list[TableMeld] = [read_table_meld(m) for m in (table or ())]
-        self.hand: list[Card] = [] if hand is None else parse_cards(hand)
+        self.hand: list[Card] = [] if hand is None else read_cards(hand, "hand")
+        value = check_text(value, "value")
+        if against is not None:
+            against = whole(against, "against")
         self._syncing = False
 
         self.entry = widgets.Text(
@@ -147,6 +161,8 @@ class MeldChecker(KitWidget):
                     )
                 self.target.value = against
             self.target.observe(self._on_target, names="value")
+        elif against is not None:
+            raise ValueError("against names a table meld, but this checker has no table")
 
         self.toggles: list[Any] = []
         for card in self.hand:

@@ -7,12 +7,15 @@ beside it; from anywhere else the repository's copy is used.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from penang_lib import CardParseError, Deal, IllegalMove, Rules, parse_cards, parse_move
 from penang_lib.cards import cards_html
+from penang_lib.validate import ArgumentTypeError, shown
+from penang_lib.validate import text as check_text
 
 POSITION_KEYS = frozenset({"hands", "dealer", "moves", "names"})
 """What a prepared position may say: `hands` (one card text per seat, required), `dealer`
@@ -22,8 +25,18 @@ REPO_DATA = Path(__file__).resolve().parent.parent / "notebooks" / "lessons" / "
 """The lessons' data folder in the repository (an editable install finds it here)."""
 
 
+LESSON_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,79}")
+"""What a lesson's name looks like: a plain file name, no folders (e.g. 02_melds)."""
+
+
 def data_path(lesson: str) -> Path:
     """Where the data file of `lesson` (e.g. "02_melds") lives."""
+    if not isinstance(lesson, str):
+        raise ArgumentTypeError(
+            f"a lesson is named by text such as '02_melds', not {shown(lesson)}"
+        )
+    if not LESSON_NAME.fullmatch(lesson) or ".." in lesson:
+        raise ValueError(f"{shown(lesson)} is not a lesson's name (such as 02_melds)")
     name = lesson if lesson.endswith(".json") else f"{lesson}.json"
     local = Path.cwd() / "data" / name
     return local if local.exists() else REPO_DATA / name
@@ -35,7 +48,13 @@ def lesson_data(lesson: str) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"no data file for the lesson {lesson!r} (looked for {path})") from None
+        raise ValueError(
+            f"no data file for the lesson {shown(lesson)} (looked for {path})"
+        ) from None
+    except (OSError, ValueError, RecursionError) as error:
+        raise ValueError(
+            f"the data file of the lesson {shown(lesson)} cannot be read: {error}"
+        ) from None
     if not isinstance(data, dict):
         raise ValueError(f"{path.name} should hold a JSON object")
     return data
@@ -43,7 +62,7 @@ def lesson_data(lesson: str) -> dict[str, Any]:
 
 def _texts(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ValueError(f"{what} should be a list of texts, not {value!r}")
+        raise ValueError(f"{what} should be a list of texts, not {shown(value)}")
     return list(value)
 
 
@@ -51,17 +70,17 @@ def position_deal(position: Mapping[str, Any], rules: Rules | None = None) -> De
     """The deal of a prepared position: the hands dealt, then its moves played through the
     engine (so a position can never be illegal). Bad data raises `ValueError` saying what."""
     if not isinstance(position, Mapping):
-        raise ValueError(f"a position is an object with hands, dealer, moves: {position!r}")
+        raise ValueError(f"a position is an object with hands, dealer, moves: {shown(position)}")
     unknown = sorted(set(position) - POSITION_KEYS)
     if unknown:
         allowed = ", ".join(sorted(POSITION_KEYS))
-        raise ValueError(f"unknown key {unknown[0]!r} in position (use {allowed})")
+        raise ValueError(f"unknown key {shown(unknown[0])} in position (use {allowed})")
     if "hands" not in position:
         raise ValueError("position needs hands (one card text per seat)")
     hands = _texts(position["hands"], "position's hands")
     dealer = position.get("dealer", len(hands) - 1)
     if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise ValueError(f"position's dealer should be a seat number, not {dealer!r}")
+        raise ValueError(f"position's dealer should be a seat number, not {shown(dealer)}")
     names = _texts(position["names"], "position's names") if "names" in position else None
     try:
         deal = Deal(hands=hands, dealer=dealer, names=names, rules=rules)
@@ -74,7 +93,7 @@ def position_deal(position: Mapping[str, Any], rules: Rules | None = None) -> De
             deal.push(parse_move(text))
         except IllegalMove as error:
             raise ValueError(
-                f"move {step} of the position ({text!r}) is illegal: {error.reason}"
+                f"move {step} of the position ({shown(text)}) is illegal: {error.reason}"
             ) from error
         except CardParseError as error:
             raise ValueError(f"move {step} of the position: {error}") from error
@@ -87,7 +106,7 @@ class Cards:
 
     def __init__(self, text: str, label: str = "") -> None:
         self.cards = parse_cards(text)
-        self.label = label or " ".join(c.name for c in self.cards)
+        self.label = check_text(label, "label") or " ".join(c.name for c in self.cards)
 
     def _repr_html_(self) -> str:
         return cards_html(self.cards, self.label)

@@ -14,11 +14,16 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
 from penang_lib.simulate import bot_names
+from penang_lib.validate import ArgumentTypeError, cut, shown, whole
 from widgets.stepper import DealStepper, seeded_deal
 
 MAX_SEED = 2**32 - 1
 """The largest seed a link may name (the engine draws its own seeds below 2**32)."""
 KEYS = ("seed", "step", "players", "bots")
+MAX_NOTED = 5
+"""How many ignored parts of a link the note names (the rest are counted)."""
+MAX_QUERY = 4096
+"""A query string longer than this is read only that far (a real link is far shorter)."""
 
 
 @dataclass(frozen=True)
@@ -55,11 +60,21 @@ def _whole(text: str) -> int | None:
 
 def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful") -> DealLink:
     """The deal a query string asks for, defaults filling whatever it does not give usably."""
+    if not isinstance(query, str):
+        raise ArgumentTypeError(
+            f"a link's query should be text such as 'seed=5', not {shown(query)}"
+        )
+    seed = whole(seed, "seed", 0, MAX_SEED)
+    players = whole(players, "players", 2, 5)
+    bot_names(bots, players)  # the defaults themselves must be usable
     ignored: list[str] = []
     values: dict[str, str] = {}
+    if len(query) > MAX_QUERY:
+        ignored.append(f"everything after the first {MAX_QUERY} characters")
+        query = query[:MAX_QUERY]
     for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
         if key not in KEYS:
-            ignored.append(f"the unknown setting {key!r}")
+            ignored.append(f"the unknown setting {cut(key, 24)!r}")
         elif key in values:
             ignored.append(f"a second {key}")
         else:
@@ -81,7 +96,7 @@ def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful"
     try:
         chosen_bots = bot_names(values.get("bots", bots), chosen_players)
     except ValueError as error:
-        ignored.append(f"the bots {values['bots'][:40]!r} ({error})")
+        ignored.append(f"the bots {cut(values['bots'], 40)!r} ({error})")
         chosen_bots = bot_names(bots, chosen_players)
     step = None
     if "step" in values:
@@ -116,12 +131,18 @@ def apply_link(
         else:
             stepper.step = link.step
     if ignored:
-        stepper.show_note(
-            "From the link, these were ignored and the defaults used instead: "
-            + "; ".join(ignored)
-            + "."
-        )
+        stepper.show_note(ignored_note(ignored))
     return link
+
+
+def ignored_note(ignored: list[str]) -> str:
+    """The one sentence saying what of a link was ignored (the first few named, the rest
+    counted, each named once)."""
+    parts = list(dict.fromkeys(ignored))
+    named = "; ".join(parts[:MAX_NOTED])
+    if len(parts) > MAX_NOTED:
+        named += f"; and {len(parts) - MAX_NOTED} more"
+    return f"From the link, these were ignored and the defaults used instead: {named}."
 
 
 def stepper_from_link(

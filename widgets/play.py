@@ -26,7 +26,7 @@ import ipywidgets as widgets
 
 from penang_lib import tables
 from penang_lib.bots import Bot, CarefulBot, Choice, make_bot, play_move
-from penang_lib.cards import CARD_COLOURS, Card, parse_cards
+from penang_lib.cards import CARD_COLOURS, Card, read_cards
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
 from penang_lib.explain import explain
@@ -42,6 +42,8 @@ from penang_lib.moves import (
 )
 from penang_lib.rules import Rules
 from penang_lib.simulate import bot_names
+from penang_lib.validate import ArgumentTypeError, whole
+from penang_lib.validate import shown as shown_value
 from penang_lib.view import PlayerView
 from widgets import render
 from widgets.base import KitWidget, guarded
@@ -112,6 +114,11 @@ class PlayTable(KitWidget):
         super().__init__(four_colour)
         if deal is None:
             deal = Deal(players=players, seed=seed, rules=rules)
+        elif not isinstance(deal, Deal):
+            raise ArgumentTypeError(
+                f"deal should be a Deal (or None for a new one), not {shown_value(deal)}"
+            )
+        seat = whole(seat, "seat")
         if not 0 <= seat < deal.players:
             raise ValueError(f"the learner's seat must be from 0 to {deal.players - 1}")
         self.seat = seat
@@ -224,7 +231,7 @@ class PlayTable(KitWidget):
     def select(self, text: str) -> None:
         """Select exactly the toggles of the given cards (e.g. "5H 6H JK"); a card the learner
         does not hold raises ValueError."""
-        missing = self._mark([c.plain for c in parse_cards(text)])
+        missing = self._mark([c.plain for c in read_cards(text, "select")])
         if missing is not None:
             raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
 

@@ -56,6 +56,9 @@ from penang_lib import (
 )
 from penang_lib.moves import Move
 from penang_lib.tables import hands_frame, table_frame
+from penang_lib.validate import shown as cut_repr
+from penang_lib.validate import text as check_text
+from penang_lib.validate import whole
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.lessons import position_deal
@@ -108,20 +111,20 @@ def _fail(number: int, what: str) -> QuestionError:
 
 def _text(number: int, value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _fail(number, f"{what} should be text, not {value!r}")
+        raise _fail(number, f"{what} should be text, not {cut_repr(value)}")
     return value
 
 
 def _texts(number: int, value: Any, what: str, size: int | None = None) -> list[str]:
     if not isinstance(value, list) or (size is not None and len(value) != size):
         count = f"{size} " if size is not None else ""
-        raise _fail(number, f"{what} should be a list of {count}texts, not {value!r}")
+        raise _fail(number, f"{what} should be a list of {count}texts, not {cut_repr(value)}")
     return [_text(number, v, what) for v in value]
 
 
 def _flag(number: int, value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise _fail(number, f"{what} should be true or false, not {value!r}")
+        raise _fail(number, f"{what} should be true or false, not {cut_repr(value)}")
     return value
 
 
@@ -135,10 +138,14 @@ def _verdict(number: int, form: str, value: Any, rules: Rules) -> Verdict:
         check = check_lay_off if form == "lay_off" else check_swap
         return check(meld, card, rules)
     if not isinstance(value, dict):
-        raise _fail(number, f"can_play should be an object with hand, table, passport: {value!r}")
+        raise _fail(
+            number, f"can_play should be an object with hand, table, passport: {cut_repr(value)}"
+        )
     unknown = sorted(set(value) - CAN_PLAY_KEYS)
     if unknown:
-        raise _fail(number, f"unknown key {unknown[0]!r} in can_play (use hand, table, passport)")
+        raise _fail(
+            number, f"unknown key {cut_repr(unknown[0])} in can_play (use hand, table, passport)"
+        )
     if "hand" not in value or "passport" not in value:
         raise _fail(number, "can_play needs a hand and a passport (true or false)")
     hand = _text(number, value["hand"], "can_play's hand")
@@ -206,7 +213,7 @@ def _position(number: int, data: dict[str, Any], rules: Rules) -> Question:
         try:
             moves.append(parse_move(text))
         except CardParseError as error:
-            raise _fail(number, f"choice {text!r}: {error}") from error
+            raise _fail(number, f"choice {cut_repr(text)}: {error}") from error
     refusals = [deal.explain_illegal(move) for move in moves]
     right = [refusal is None for refusal in refusals]
     if not any(right):
@@ -221,7 +228,9 @@ def _position(number: int, data: dict[str, Any], rules: Rules) -> Question:
         legal = {m for m, r in zip(moves, right, strict=True) if r}
         if said != legal:
             shown = ", ".join(str(m) for m in moves if m in legal)
-            raise _fail(number, f"the answer written is {raw!r}, but the engine allows {shown}")
+            raise _fail(
+                number, f"the answer written is {cut_repr(raw)}, but the engine allows {shown}"
+            )
     legal_labels = ", ".join(m.label() for m, r in zip(moves, right, strict=True) if r)
     feedback = []
     for move, refusal in zip(moves, refusals, strict=True):
@@ -255,9 +264,9 @@ def _position(number: int, data: dict[str, Any], rules: Rules) -> Question:
 
 def build_question(number: int, data: Any, rules: Rules | None = None) -> Question:
     """Question `number` (from 1) from its data, judged by the engine (see the module text)."""
-    rules = rules or Rules()
+    rules = Rules.of(rules)
     if not isinstance(data, Mapping):
-        raise _fail(number, f"a question is an object with an 'ask', not {data!r}")
+        raise _fail(number, f"a question is an object with an 'ask', not {cut_repr(data)}")
     data = dict(data)
     forms = [f for f in FORMS if f in data]
     if len(forms) != 1:
@@ -267,7 +276,9 @@ def build_question(number: int, data: Any, rules: Rules | None = None) -> Questi
     unknown = sorted(set(data) - COMMON_KEYS - FORM_KEYS[form])
     if unknown:
         allowed = ", ".join(sorted(COMMON_KEYS | FORM_KEYS[form]))
-        raise _fail(number, f"unknown key {unknown[0]!r} (a {form} question takes {allowed})")
+        raise _fail(
+            number, f"unknown key {cut_repr(unknown[0])} (a {form} question takes {allowed})"
+        )
     if "ask" not in data:
         raise _fail(number, "'ask' is missing: the question the learner reads")
     _text(number, data["ask"], "ask")
@@ -304,8 +315,8 @@ class Quiz(KitWidget):
             raise QuestionError("A quiz takes a list of questions.")
         if not questions:
             raise QuestionError("A quiz needs at least one question.")
-        self.title = title
-        self.rules = rules or Rules()
+        self.title = check_text(title, "title")
+        self.rules = Rules.of(rules)
         self.questions: list[Question] = [
             build_question(i, q, self.rules) for i, q in enumerate(questions, 1)
         ]
@@ -370,6 +381,8 @@ class Quiz(KitWidget):
 
     def answer(self, question: int, choice: int) -> None:
         """Answer question `question` (from 0) with button `choice`, as a click does."""
+        question = whole(question, "question", 0, len(self.buttons) - 1)
+        choice = whole(choice, "choice", 0, len(self.buttons[question]) - 1)
         self.buttons[question][choice].click()
 
     def reset(self) -> None:
@@ -436,6 +449,8 @@ class Quiz(KitWidget):
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise QuestionError(f"The quiz is not valid JSON: {error}") from error
+        except RecursionError:
+            raise QuestionError("The quiz is not valid JSON: it is nested too deeply.") from None
         if not isinstance(data, list):
             raise QuestionError("A quiz file holds a JSON list of questions.")
         return cls(data, **options)

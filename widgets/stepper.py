@@ -11,6 +11,7 @@ engine there and rewrites each region (one `HTML` widget per region, its value r
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -22,6 +23,8 @@ from penang_lib.rules import Rules
 from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, shown_by
 from penang_lib.simulate import bot_names, play_deal_explained
 from penang_lib.tables import Changes
+from penang_lib.validate import ArgumentTypeError, shown, texts
+from penang_lib.validate import text as check_text
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.render import esc
@@ -59,6 +62,8 @@ def seeded_deal(
 ) -> tuple[Deal, list[str], str | None]:
     """The deal of `seed` played by `bots`, each bot's reason per move, and (with `page`) the
     address that opens it: `page?seed=S&players=P&bots=...`."""
+    if page is not None:
+        check_text(page, "page")
     deal, choices = play_deal_explained(seed, players, bots, rules)
     link = None
     if page is not None:
@@ -91,10 +96,11 @@ class DealStepper(KitWidget):
         link: str | None = None,
     ) -> None:
         super().__init__(four_colour)
+        self._check_deal(deal)
         self._check_seat(seat, deal)
         self._check_step(step, len(deal.move_stack))
         self.seat = seat
-        self._note = note
+        self._note = check_text(note, "note")
         self._take(deal, whys, link)
         self._build(step)
         self._go(step)
@@ -104,8 +110,14 @@ class DealStepper(KitWidget):
     def _take(self, deal: Deal, whys: Sequence[str] | None, link: str | None) -> None:
         """Make `deal` (its moves, with `whys`) the one this stepper shows, from step 0."""
         steps = len(deal.move_stack)
-        if whys is not None and len(whys) != steps:
-            raise ValueError(f"give one reason per move: this deal has {steps}, not {len(whys)}")
+        if whys is not None:
+            texts(whys, "whys")
+            if len(whys) != steps:
+                raise ValueError(
+                    f"give one reason per move: this deal has {steps}, not {len(whys)}"
+                )
+        if link is not None:
+            check_text(link, "link")
         self.whys: tuple[str, ...] | None = tuple(whys) if whys is not None else None
         self.link = link
         """A page address that opens this deal (e.g. `07_whole_deal.ipynb?seed=5`): the status
@@ -127,7 +139,12 @@ class DealStepper(KitWidget):
     ) -> None:
         """Step through another deal in the same widgets (the tree stays as it is), at `step`.
         Bad arguments raise `ValueError` and change nothing."""
+        self._check_deal(deal)
         self._check_seat(self.seat, deal)
+        if whys is not None:
+            texts(whys, "whys")
+        if link is not None:
+            check_text(link, "link")
         self._check_step(step, len(deal.move_stack))
         self._take(deal, whys, link)
         with self.slider.hold_sync(), self.play.hold_sync():
@@ -136,6 +153,13 @@ class DealStepper(KitWidget):
             self._on_slider({"new": step})
         else:
             self.slider.value = step
+
+    @staticmethod
+    def _check_deal(deal: object) -> None:
+        if not isinstance(deal, Deal):
+            raise ArgumentTypeError(
+                f"a stepper steps through a Deal (e.g. play_deal(5)), not {shown(deal)}"
+            )
 
     @staticmethod
     def _check_seat(seat: int | None, deal: Deal) -> None:
@@ -263,6 +287,7 @@ class DealStepper(KitWidget):
 
     def show_note(self, sentence: str) -> None:
         """Show one sentence above the stepper (e.g. what of a link was ignored); "" hides it."""
+        sentence = check_text(sentence, "the note")
         with self.note.hold_sync():
             self.note.value = f"<p>{esc(sentence)}</p>" if sentence else ""
             self.note.layout.display = "block" if sentence else "none"
@@ -340,14 +365,16 @@ class DealStepper(KitWidget):
         show = None if self.seat is None or over else [self.seat]
         status = self._status_html(k)
         explanation = self._explanation_html(k, change)
+        # The explanation goes first, on its way before the rest is drawn: it is what the
+        # learner reads after a click, and drawing the hands and the table takes most of the
+        # click's time. (Should drawing them fail, `guarded` says so under the stepper.)
+        self.explanation.value = explanation
+        self.status.value = status
+        time.sleep(0)  # lets the kernel's output thread send both now
         table = render.table_html(tables.table_frame(working), change)
         hands = render.hands_html(tables.hands_frame(working, show=show), change)
         log = render.log_html(self._log.iloc[:k])
         scores = render.scores_html(tables.scores_frame(working)) if over else ""
-        # Everything is computed before the first widget changes: a failure leaves the page whole.
-        # The explanation goes first: it is what the learner reads after a click.
-        self.explanation.value = explanation
-        self.status.value = status
         self.table.value = table
         self.hands.value = hands
         self.log.value = log
