@@ -1,7 +1,8 @@
 """pyproject.toml (pip) and environment.yml (conda) must describe the same environment.
 
-Both list the runtime dependencies and the "test" extra. A package added to one file and
-forgotten in the other, or a lower bound raised in one only, fails here.
+Both list the runtime dependencies and the extras ("test", and "hub" for JupyterHub and
+Binder). A package added to one file and forgotten in the other, or a lower bound raised in
+one only, fails here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Entries that are about the environment, not packages the kit needs.
 IGNORED = {"python", "pip"}
+# Every extra of pyproject.toml; environment.yml installs them all.
+EXTRAS = ("test", "hub")
 
 # A requirement: optional conda channel, name, optional extras, version spec, optional marker.
 _REQUIREMENT = re.compile(
@@ -89,8 +92,17 @@ def environment() -> dict[str, Any]:
 
 
 def pyproject_requirements() -> dict[str, str | None]:
+    """The runtime dependencies and every extra. A package may be in more than one extra
+    (jupyter-server-proxy is in "test" and "hub"), with the same lower bound in each."""
     project = pyproject()["project"]
-    return requirements(project["dependencies"] + project["optional-dependencies"]["test"])
+    result = requirements(project["dependencies"])
+    for extra in EXTRAS:
+        for name, bound in requirements(project["optional-dependencies"][extra]).items():
+            assert result.get(name, bound) == bound, (
+                f"{name} has different lower bounds in pyproject.toml's lists"
+            )
+            result[name] = bound
+    return result
 
 
 def conda_requirements() -> dict[str, str | None]:
@@ -111,6 +123,10 @@ def test_parse_requirement() -> None:
     assert parse_requirement("conda-forge::voila >=0.5.6") == ("voila", "0.5.6")
     assert version_key("8") == version_key("8.0.0")
     assert version_key("4.66") != version_key("4.6")
+
+
+def test_every_extra_is_compared() -> None:
+    assert set(pyproject()["project"]["optional-dependencies"]) == set(EXTRAS)
 
 
 def test_same_packages() -> None:

@@ -1,0 +1,62 @@
+"""JupyterHub on one school server: each learner logs in with their account on the machine
+and lands on the tutorial site.
+
+Set-up, once, as root, with the repository in /opt/penang-rummy (readable by every learner's
+account, as the kit is installed from there); deploy/README.md says more:
+
+    cd /opt/penang-rummy
+    conda env create -f environment.yml        # the kit, Jupyter, jupyter-server-proxy
+    conda activate penang-rummy
+    conda install -c conda-forge jupyterhub jupyterhub-idle-culler
+    mkdir -p /var/lib/penang-hub && cd /var/lib/penang-hub   # the Hub's database goes here
+    jupyterhub -f /opt/penang-rummy/deploy/jupyterhub/jupyterhub_config.py
+
+The Hub runs as root so that it can start each learner's server as that learner, from this
+same environment: their server's /penang/ is the site (penang_lib/proxy.py).
+"""
+
+import sys
+
+c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by traitlets)
+
+# The Hub's own address. Learners use http://<server>:8000/; behind nginx with HTTPS, use
+# "http://127.0.0.1:8000" here and pass the Hub's whole address space to it.
+c.JupyterHub.bind_url = "http://:8000"
+
+# Who may log in: accounts of this machine in the group "penang-learners"
+# (groupadd penang-learners; usermod -aG penang-learners <account>).
+c.PAMAuthenticator.allowed_groups = {"penang-learners"}
+c.Authenticator.admin_users = set()  # e.g. {"teacher"}: may see and stop learners' servers
+
+# Every learner's server opens on the tutorial site.
+c.Spawner.default_url = "/penang/"
+# The Hub's environment is kept for the learner's server, so this is the program of the
+# penang-rummy environment (installed with jupyterhub).
+c.Spawner.cmd = ["jupyterhub-singleuser"]
+# Starting a server and the site behind it takes seconds; a class arriving at once shares
+# the machine's cores.
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+
+# Stop a learner's server when nothing has reached it for 30 minutes (the site already
+# culls the kernel of a lesson page left idle for 15).
+c.JupyterHub.services = [
+    {
+        "name": "idle-culler",
+        "command": [
+            sys.executable,
+            "-m",
+            "jupyterhub_idle_culler",
+            "--timeout=1800",
+            "--cull-every=300",
+        ],
+    }
+]
+c.JupyterHub.load_roles = [
+    {
+        "name": "idle-culler",
+        "description": "Stops learners' servers that have been idle for 30 minutes",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    }
+]
