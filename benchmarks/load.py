@@ -1,11 +1,12 @@
 """Many learners on one tutorial site: `python -m benchmarks.load --learners 30`.
 
-Starts `penang-rummy serve --class N` on a free port of 127.0.0.1 (or uses `--url`, which must
-be on this machine), waits until its kernels are ready, then lets N learners (widget-protocol
-clients, `benchmarks.learners.Learner`) arrive within `--spread` seconds. Each learner:
+Starts `penang-rummy serve --class N` on a free port of 127.0.0.1, waits until its kernels are
+ready, then lets N learners (widget-protocol clients, `benchmarks.learners.Learner`) arrive
+within `--spread` seconds, and `--browsers` more in headless Chromium. Each learner:
 
 1. opens the stepping lesson (07) and waits for its widgets' states: the arrival time;
-2. clicks Next `--clicks` times, timing each round trip to the new explanation;
+2. clicks Next `--clicks` times, reading each step for `--think` seconds (1 to 3 at random by
+   default), timing each round trip to the new explanation;
 3. opens the playing lesson (08) and plays `--moves` moves from the Hint (select the hinted
    cards, press the hinted action; after End turn, Bots to my turn), timing each;
 4. closes both pages as a browser tab does (Voila's page-close shutdown).
@@ -25,6 +26,7 @@ import random
 import statistics
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,12 +48,18 @@ HINT_ACTIONS = (
 )
 
 
+Think = Callable[[], Awaitable[None]]
+"""A learner reading what a click showed before the next click."""
+
+
 @dataclass
 class Outcome:
     """What one learner saw."""
 
     arrival: float = 0.0
     nexts: list[float] = field(default_factory=list)
+    next_starts: list[float] = field(default_factory=list)
+    arrived_at: float = 0.0
     moves: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     kernels: list[str] = field(default_factory=list)
@@ -92,37 +100,38 @@ def _play_parts(learner: Learner) -> tuple[dict[str, Model], Model]:
     return buttons, message[0]
 
 
-async def step_through(learner: Learner, clicks: int, outcome: Outcome) -> None:
+async def step_through(learner: Learner, clicks: int, outcome: Outcome, think: Think) -> None:
     button, explanation = _stepper_parts(learner)
     for _ in range(clicks):
         if button.state.get("disabled"):
             break
+        outcome.next_starts.append(time.perf_counter())
         outcome.nexts.append(await learner.click(button, explanation))
-        await learner.settle(0.05)
+        await think()
 
 
-async def play_moves(learner: Learner, moves: int, outcome: Outcome) -> None:
+async def play_moves(learner: Learner, moves: int, outcome: Outcome, think: Think) -> None:
     buttons, message = _play_parts(learner)
     for _ in range(moves):
         outcome.moves.append(await learner.click(buttons["Hint"], message))
-        await learner.settle(0.05)
+        await think()
         said = str(message.state.get("value", ""))
         action = next((name for prefix, name in HINT_ACTIONS if prefix in said), None)
         if action is None:  # not the learner's turn, or the deal is over
             if buttons["Bots to my turn"].state.get("disabled"):
                 return
             await learner.click(buttons["Bots to my turn"], message)
-            await learner.settle(0.05)
+            await think()
             continue
         outcome.moves.append(await learner.click(buttons[action], message))
-        await learner.settle(0.05)
+        await think()
         if action in ("End turn", "Declare Dead"):
             await learner.click(buttons["Bots to my turn"], message)
-            await learner.settle(0.05)
+            await think()
 
 
 async def one_learner(
-    base: str, delay: float, clicks: int, moves: int, timeout: float
+    base: str, delay: float, clicks: int, moves: int, timeout: float, think: Think
 ) -> tuple[Outcome, list[Learner]]:
     """One learner's visit; the pages stay open (see `close_pages`)."""
     outcome = Outcome()
@@ -133,27 +142,46 @@ async def one_learner(
         pages.append(step)
         await step.open(f"voila/render/{STEP_LESSON}")
         outcome.arrival = step.load_seconds
+        outcome.arrived_at = time.perf_counter()
         outcome.kernels.append(step.kernel_id)
-        await step_through(step, clicks, outcome)
+        await step_through(step, clicks, outcome, think)
         if moves:
             play = Learner(base, timeout=timeout, cookies=dict(step.cookies))
             pages.append(play)
             await play.open(f"voila/render/{PLAY_LESSON}")
             outcome.kernels.append(play.kernel_id)
-            await play_moves(play, moves, outcome)
+            await play_moves(play, moves, outcome, think)
     except Exception as error:  # every learner's trouble is counted, none stops the others
         outcome.errors.append(f"{type(error).__name__}: {error}")
     return outcome, pages
 
 
 async def class_arrives(
-    base: str, learners: int, spread: float, clicks: int, moves: int, timeout: float
+    base: str,
+    learners: int,
+    spread: float,
+    clicks: int,
+    moves: int,
+    timeout: float,
+    reading: tuple[float, float] = (0.05, 0.05),
 ) -> list[tuple[Outcome, list[Learner]]]:
-    """`learners` arrive at random moments within `spread` seconds (seeded: the same each run)."""
+    """`learners` arrive at random moments within `spread` seconds, and read for a random time
+    within `reading` seconds after each click (all seeded: the same each run)."""
     rng = random.Random(0)
     delays = sorted(rng.uniform(0, spread) for _ in range(learners))
+
+    def reader(number: int) -> Think:
+        pace = random.Random(number)
+
+        async def think() -> None:
+            await asyncio.sleep(pace.uniform(*reading))
+
+        return think
+
     return list(
-        await asyncio.gather(*(one_learner(base, d, clicks, moves, timeout) for d in delays))
+        await asyncio.gather(
+            *(one_learner(base, d, clicks, moves, timeout, reader(n)) for n, d in enumerate(delays))
+        )
     )
 
 
@@ -275,9 +303,14 @@ def report(outcomes: list[Outcome], lines: list[str]) -> None:
     lines.append(f"learners: {len(outcomes)}, errors: {len(errors)}")
     for error in errors[:10]:
         lines.append(f"  error: {error}")
+    everyone = max((o.arrived_at for o in outcomes), default=0.0)
+    settled = [
+        t for o in outcomes for t, at in zip(o.nexts, o.next_starts, strict=True) if at > everyone
+    ]
     for name, values, unit in (
         ("page with its widgets", arrivals, "s"),
         ("Next round trip", nexts, "ms"),
+        ("Next round trip once the whole class has its page", settled, "ms"),
         ("play move round trip", moves, "ms"),
     ):
         if values:
@@ -295,6 +328,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spread", type=float, default=3.0, help="arrivals within S seconds")
     parser.add_argument("--clicks", type=int, default=10, help="Next clicks per learner")
     parser.add_argument("--moves", type=int, default=3, help="hinted moves per learner")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(1.0, 3.0),
+        metavar=("LOW", "HIGH"),
+        help="seconds a learner reads after each click, at random between LOW and HIGH "
+        "(default 1 3; 0.05 0.05 for learners who click as fast as the page answers)",
+    )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per answer")
     parser.add_argument(
         "--browsers",
@@ -331,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
                         args.clicks,
                         args.moves,
                         args.timeout,
+                        tuple(args.think),
                     )
                 )
             )

@@ -15,7 +15,7 @@ is small and named after what a learner or teacher would otherwise see:
   lesson (or is waiting for the page's query string); one that died at start is replaced
   instead of leaving the page hanging; a refill waits `fill_delay` seconds (so it does not slow
   down the page that was just handed out) unless a learner is waiting for it; `serve --class N`
-  keeps N kernels for the class's lessons; and the log says when every kernel is ready.
+  keeps N kernels for the class's lessons (a reserve, not refilled once used); and the log says when every kernel is ready.
 
 This file is Jupyter-side glue: it is loaded by Voila, never by penang_lib.
 """
@@ -251,6 +251,17 @@ def _site_kernels() -> None:
                 return {
                     name: {"pool_size": size, "kernel_env_variables": env}
                     for name, size in class_pools(max(default_pool_size, 0)).items()
+                }
+
+            def __init__(self, **kwargs: Any) -> None:
+                super().__init__(**kwargs)  # starts every pool at its size
+                # A class's kernels are a reserve for the class's arrival: once used, its
+                # lessons are kept at the usual size. Refilling thirty kernels while thirty
+                # learners click would slow every click for minutes.
+                usual = max(default_pool_size, 0)
+                env = self.default_env_variables
+                self.kernel_pools_config = {
+                    "default": {"pool_size": usual, "kernel_env_variables": env}
                 }
 
             def fill_if_needed(self, *args: Any, **kwargs: Any) -> None:
