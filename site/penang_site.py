@@ -15,7 +15,8 @@ is small and named after what a learner or teacher would otherwise see:
   lesson (or is waiting for the page's query string); one that died at start is replaced
   instead of leaving the page hanging; a refill waits `fill_delay` seconds (so it does not slow
   down the page that was just handed out) unless a learner is waiting for it; `serve --class N`
-  keeps N kernels for the class's lessons (a reserve, not refilled once used); and the log says when every kernel is ready.
+  keeps N kernels for the class's lessons (a reserve, not refilled once used); and the log
+  says when every kernel is ready.
 
 This file is Jupyter-side glue: it is loaded by Voila, never by penang_lib.
 """
@@ -167,6 +168,8 @@ def _kernels_kept_to_their_learner() -> None:
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
     def refuse_others(self: Any, kernel_id: str) -> None:
+        if kernel_id not in self.kernel_manager:
+            return  # no such kernel: the handler answers 404 (and no id is remembered)
         if not owns(_learner(self), kernel_id):
             raise web.HTTPError(403, "This lesson belongs to another page.")
 

@@ -27,7 +27,7 @@ c.VoilaConfiguration.preheat_kernel = True
 c.VoilaConfiguration.default_pool_size = 1
 # A refill starts this long after a kernel is handed out, so it does not slow that page down;
 # a learner who needs the refill sooner wakes it at once (site/penang_site.py).
-c.VoilaKernelManager.fill_delay = 4
+c.VoilaKernelManager.fill_delay = 12
 
 # Kernels of closed or abandoned pages: shut down when idle, even if a tab is still open.
 c.MappingKernelManager.cull_idle_timeout = 15 * 60

@@ -247,6 +247,7 @@ def test_another_learners_kernel_id_opens_nothing(site: Server) -> None:
             out["shutdown"] = (await other.fetch(f"voila/api/shutdown/{owner.kernel_id}", "POST"))[
                 0
             ]
+            out["unknown"] = (await other.fetch(f"api/kernels/{uuid.uuid4()}"))[0]
             out["list"] = (await other.fetch("api/kernels"))[0]
             out["sessions"] = (await other.fetch("api/sessions"))[0]
             # The owner's page still works after all that, and its own calls are answered.
@@ -264,6 +265,7 @@ def test_another_learners_kernel_id_opens_nothing(site: Server) -> None:
     assert out["api"] == 403
     assert out["delete"] == 403
     assert out["shutdown"] == 403
+    assert out["unknown"] == 404
     assert out["list"] in (404, 405)
     assert out["sessions"] in (404, 405)
     assert out["owner_api"] == 200
