@@ -39,6 +39,7 @@ from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 from traitlets.config.loader import PyFileConfigLoader
 
+from benchmarks.learners import run_sync
 from penang_lib import proxy
 from penang_lib.cli import build_parser
 from penang_lib.serve import (
@@ -541,7 +542,8 @@ def kernel_info(server: Jupyter, kernel_id: str, cookies: str) -> dict[str, Any]
         finally:
             connection.close()
 
-    return asyncio.run(asyncio.wait_for(ask(), timeout=60))
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running here.
+    return run_sync(asyncio.wait_for(ask(), timeout=60))
 
 
 def test_behind_a_jupyter_server_penang_is_the_landing_page(jupyter: Jupyter) -> None:
