@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psutil  # type: ignore[import-untyped]
-
 ROOT = Path(__file__).resolve().parents[1]
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 CHROMIUM_ARGS = (
@@ -90,10 +88,6 @@ class Server:
             if (m := re.search(r"Kernel pool of (\S+) is filled", line))
         }
 
-    def fills(self, notebook: str) -> int:
-        """How many times the pool of `notebook` has been filled so far."""
-        return sum(1 for line in list(self.log) if f"Kernel pool of {notebook} is filled" in line)
-
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -135,19 +129,6 @@ def start_site(pool: int = 1, port: int | None = None, extra: Sequence[str] = ()
         *extra,
     ]
     return start(command, port)
-
-
-def busy(server: Server, interval: float = 0.5) -> float:
-    """The CPU the server and its kernels use now, in percent of one core."""
-    try:
-        root = psutil.Process(server.process.pid)
-        processes = [root, *root.children(recursive=True)]
-        for process in processes:
-            process.cpu_percent(None)
-        time.sleep(interval)
-        return float(sum(p.cpu_percent(None) for p in processes if p.is_running()))
-    except psutil.Error:
-        return 0.0
 
 
 def site_ready(server: Server) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_playwright
 
+from benchmarks.learners import Learner
 from benchmarks.site_runner import (
     CHROMIUM_ARGS,
     NO_CHROMIUM,
@@ -98,3 +99,19 @@ def open_page(context: BrowserContext, url: str, widgets: bool = True) -> Visit:
 
 def lesson_url(site: Server, file: str, query: str = "") -> str:
     return f"{site.url}voila/render/{file}{query}"
+
+
+async def type_into_checker(learner: Learner, cards: str) -> tuple[str, str]:
+    """Type `cards` into the page's first meld checker, as the browser sends a text box's
+    value; (verdict before, verdict after)."""
+    checker = learner.find(cls="penang-checker")[0]
+    inside = learner.inside(checker)
+    text = next(m for m in inside if m.name == "TextModel")
+    verdict = next(m for m in inside if "penang-verdict" in m.classes)
+    before = str(verdict.state.get("value", ""))
+    learner.send(
+        "comm_msg",
+        {"comm_id": text.id, "data": {"method": "update", "state": {"value": cards}}},
+    )
+    await learner.settle(1.0)
+    return before, str(verdict.state.get("value", ""))

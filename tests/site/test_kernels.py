@@ -4,18 +4,15 @@ before a learner meets it (site/penang_site.py)."""
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 
 import psutil  # type: ignore[import-untyped]
 from playwright.sync_api import BrowserContext
 
-from benchmarks.learners import Learner, run_sync
+from benchmarks.learners import KERNEL_ID, Learner, run_sync
 from benchmarks.load import kernel_processes
 from benchmarks.site_runner import Server, wait_idle
-from tests.site.conftest import lesson_url, open_page
-
-KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
+from tests.site.conftest import lesson_url, open_page, type_into_checker
 
 
 def gone(site: Server, kernel_id: str, timeout: float = 30) -> bool:
@@ -55,17 +52,8 @@ def test_a_pool_kernel_that_died_is_replaced_and_the_page_still_loads(site: Serv
         learner = Learner(site.url, timeout=120)
         await learner.open("voila/render/02_melds.ipynb")  # before the pools are refilled
         try:
-            checker = learner.find(cls="penang-checker")[0]
-            inside = learner.inside(checker)
-            text = next(m for m in inside if m.name == "TextModel")
-            verdict = next(m for m in inside if "penang-verdict" in m.classes)
-            before = str(verdict.state.get("value"))
-            learner.send(
-                "comm_msg",
-                {"comm_id": text.id, "data": {"method": "update", "state": {"value": "KH AH 2H"}}},
-            )
-            await learner.settle(1.0)
-            return learner.kernel_id, before, str(verdict.state.get("value"))
+            before, after = await type_into_checker(learner, "KH AH 2H")
+            return learner.kernel_id, before, after
         finally:
             await learner.shutdown()
 

@@ -21,6 +21,7 @@ from benchmarks.learners import Learner, run_sync
 from benchmarks.site_runner import Server, wait_idle
 from penang_lib import Card, Deal
 from penang_lib.serve import catalogue
+from tests.site.conftest import type_into_checker
 from widgets.lessons import lesson_data
 
 T = TypeVar("T")
@@ -38,22 +39,6 @@ def raw_get(site: Server, path: str) -> tuple[int, bytes]:
         return reply.status, reply.read()
     finally:
         connection.close()
-
-
-async def type_into_checker(learner: Learner, cards: str) -> tuple[str, str]:
-    """Type `cards` into the page's first meld checker, as the browser sends a text box's
-    value; (verdict before, verdict after)."""
-    checker = learner.find(cls="penang-checker")[0]
-    inside = learner.inside(checker)
-    text = next(m for m in inside if m.name == "TextModel")
-    verdict = next(m for m in inside if "penang-verdict" in m.classes)
-    before = str(verdict.state.get("value", ""))
-    learner.send(
-        "comm_msg",
-        {"comm_id": text.id, "data": {"method": "update", "state": {"value": cards}}},
-    )
-    await learner.settle(1.0)
-    return before, str(verdict.state.get("value", ""))
 
 
 async def opened(site: Server, lesson: str) -> Learner:
