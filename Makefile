@@ -62,7 +62,13 @@ serve: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-bench: $(STAMP)
+# The benchmarks also need the bench extra (OpenSpiel, which bench_openspiel times ours against).
+BENCH_STAMP := $(VENV)/.installed-bench
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install -e '.[test,bench]'
+	touch $@
+
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m benchmarks
 
 # Build output and tool caches; keeps .venv (see distclean).

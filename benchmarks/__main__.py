@@ -1,18 +1,18 @@
 """Every benchmark: `python -m benchmarks` (also `make bench`).
 
 Runs `bench_engine` (`can_play`, random legal play), `bench_deals` (deals per second with bots),
-`bench_deadwood` (`least_deadwood` timings) and `bench_widgets` (stepper steps and play
-actions on the widgets' Python side). Figures only: no benchmark asserts a time.
+`bench_deadwood` (`least_deadwood` timings), `bench_widgets` (stepper steps and play actions on
+the widgets' Python side) and `bench_openspiel` (deals per second against OpenSpiel's gin rummy). Figures only: no benchmark asserts a time.
 """
 
 from __future__ import annotations
 
-from benchmarks import bench_deadwood, bench_deals, bench_engine, bench_widgets
+from benchmarks import bench_deadwood, bench_deals, bench_engine, bench_openspiel, bench_widgets
 
 
 def main() -> int:
     status = 0
-    for module in (bench_engine, bench_deals, bench_deadwood, bench_widgets):
+    for module in (bench_engine, bench_deals, bench_deadwood, bench_widgets, bench_openspiel):
         print(f"== {module.__name__}")
         status = max(status, module.main([]) or 0)
         print()

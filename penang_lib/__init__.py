@@ -16,6 +16,7 @@ from penang_lib.bots import (
     GreedyBot,
     RandomBot,
     make_bot,
+    play_deal,
 )
 from penang_lib.cards import JOKER, Card, CardParseError, full_deck, parse_cards
 from penang_lib.checks import (
@@ -46,7 +47,7 @@ from penang_lib.moves import (
 from penang_lib.record import RecordError, dumps, from_record, loads, to_record
 from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
 from penang_lib.showcase import find_deal
-from penang_lib.simulate import play_deal, simulate, summary
+from penang_lib.simulate import simulate, summary
 from penang_lib.validate import MAX_SEED, ArgumentTypeError
 from penang_lib.view import PlayerView
 

@@ -15,14 +15,15 @@ Three bots (`make_bot(name, seed)`):
   melds what feeds the opponents least, and, when death is near, sheds its highest cards.
 
 Each choice is a `Choice`: the move and a one-line `why` in plain words for the stepper.
-`play_move(deal, bot)` lets a bot move in a deal; `clear_caches()` empties the memo tables of
-this module, `view` and `meld_count`.
+`play_move(deal, bot)` lets a bot move in a deal, `play_deal(seed, players, bots)` lets bots
+play a whole deal (pure Python: `simulate` builds its frames on top of it); `clear_caches()`
+empties the memo tables of this module, `view` and `meld_count`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -32,8 +33,8 @@ from penang_lib.meld_count import SET_JOKER, index_at, run_mask, run_meld
 from penang_lib.meld_count import clear_caches as _clear_meld_caches
 from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
 from penang_lib.moves import DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
-from penang_lib.rules import Rules
-from penang_lib.validate import ArgumentTypeError, optional_whole, shown, whole
+from penang_lib.rules import MAX_PLAYERS, Rules
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, optional_whole, shown, whole
 from penang_lib.view import Option, PlayerView
 from penang_lib.view import clear_caches as _clear_view_caches
 
@@ -45,9 +46,13 @@ __all__ = [
     "GreedyBot",
     "PlayerView",
     "RandomBot",
+    "bot_names",
     "clear_caches",
     "make_bot",
+    "play_deal",
+    "play_deal_explained",
     "play_move",
+    "seat_bots",
 ]
 
 BOT_NAMES = ("random", "greedy", "careful")
@@ -480,3 +485,94 @@ def play_move(deal: Deal, bot: Bot) -> Choice:
         raise ArgumentTypeError(f"a bot's choose() should return a Choice, not {shown(choice)}")
     deal.push(choice.move)
     return choice
+
+
+DEFAULT_BOTS: tuple[str, ...] = ("careful",)
+"""The bots `play_deal` and `simulate` seat when none are named (cycled to every seat)."""
+
+MAX_MOVES = 20_000
+"""A deal that runs longer than this is a bug in a bot or the engine, not a long deal."""
+
+
+# -- playing whole deals -----------------------------------------------------------------------
+def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]:
+    """One bot name per seat: a comma-separated text or a list, cycled to `players` seats.
+
+    Raises `ValueError` naming an unknown bot or an empty list.
+    """
+    players = whole(players, "players", 1, MAX_PLAYERS)
+    if bots is None:
+        names: list[str] = list(DEFAULT_BOTS)
+    elif isinstance(bots, str):
+        names = [b.strip().lower() for b in bots.split(",")]
+    elif isinstance(bots, Iterable) and not isinstance(bots, bytes):
+        names = []
+        for bot in bots:
+            if not isinstance(bot, str):
+                raise ArgumentTypeError(f"a bot's name should be text, not {shown(bot)}")
+            names.append(bot.strip().lower())
+    else:
+        raise ArgumentTypeError(
+            f"bots should be bot names ({', '.join(BOT_NAMES)}) as text or a list, "
+            f"not {shown(bots)}"
+        )
+    if not names or any(not n for n in names):
+        raise ValueError("name at least one bot, e.g. careful or random,greedy")
+    unknown = [n for n in names if n not in BOT_NAMES]
+    if unknown:
+        raise ValueError(f"unknown bot {cut(unknown[0])!r}: choose from {', '.join(BOT_NAMES)}")
+    return tuple(names[p % len(names)] for p in range(players))
+
+
+def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """The bots of one deal, each seeded from the deal's seed and its seat."""
+    seed = whole(seed, "seed", 0)
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ArgumentTypeError(f"names should be a list of bot names, not {shown(names)}")
+    return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+
+
+def _play(
+    seed: int,
+    players: int,
+    bots: str | Iterable[str] | None,
+    rules: Rules | None,
+    record: Callable[[Choice], None] | None,
+) -> Deal:
+    rules = Rules.of(rules)
+    rules.check_deal(players)
+    seed = whole(seed, "seed", 0, MAX_SEED)
+    names = bot_names(bots, players)
+    deal = Deal(players=players, seed=seed, rules=rules)
+    seats = seat_bots(names, seed)
+    push = deal.push
+    for _ in range(MAX_MOVES):
+        if deal.is_over:
+            return deal
+        choice = seats[deal.turn].choose(PlayerView.of(deal))
+        push(choice.move)
+        if record is not None:
+            record(choice)
+    raise RuntimeError(f"deal {seed} did not end within {MAX_MOVES} moves")
+
+
+def play_deal(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+) -> Deal:
+    """Deal with `seed` and let the bots (names cycled to the seats) play it to the end."""
+    return _play(seed, players, bots, rules, None)
+
+
+def play_deal_explained(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+) -> tuple[Deal, list[Choice]]:
+    """`play_deal`, also returning each move's `Choice` (the bot's reason), in move order."""
+    choices: list[Choice] = []
+    deal = _play(seed, players, bots, rules, choices.append)
+    return deal, choices

@@ -123,8 +123,8 @@ def _limit(text: str) -> int:
 
 
 def _bots(text: str) -> tuple[str, ...]:
+    from penang_lib.bots import bot_names
     from penang_lib.rules import MAX_PLAYERS
-    from penang_lib.simulate import bot_names
 
     names = [name.strip().lower() for name in text.split(",")]
     try:
@@ -175,9 +175,9 @@ def transcript(deal: Deal, whys: Sequence[str] = (), bots: Sequence[str] = ()) -
 
 
 def _deal(args: argparse.Namespace) -> int:
+    from penang_lib.bots import bot_names, play_deal_explained
     from penang_lib.record import dumps
     from penang_lib.showcase import SHOWCASE_BOTS, find_deal
-    from penang_lib.simulate import bot_names, play_deal_explained
 
     if args.limit is not None and not args.shows:
         raise _UsageError("--limit says how many seeds --shows tries: give --shows too")
@@ -212,7 +212,8 @@ def _deal(args: argparse.Namespace) -> int:
 
 # -- simulate ------------------------------------------------------------------------------------
 def _simulate(args: argparse.Namespace) -> int:
-    from penang_lib.simulate import bot_names, max_run_seed, simulate, summary, usable_jobs
+    from penang_lib.bots import bot_names
+    from penang_lib.simulate import max_run_seed, simulate, summary, usable_jobs
 
     bots = bot_names(args.bots, args.players)
     top = max_run_seed(args.deals)

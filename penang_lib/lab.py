@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from penang_lib.bots import bot_names, play_deal
 from penang_lib.cards import cards_symbols, cards_text, parse_cards
 from penang_lib.checks import can_play
 from penang_lib.deal import Deal
 from penang_lib.moves import DeclareDead, DeclareGame, EndTurn
-from penang_lib.simulate import bot_names, play_deal, simulate
+from penang_lib.simulate import simulate
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from penang_lib.bots import bot_names, play_deal
 from penang_lib.deal import Deal
 from penang_lib.events import Event
 from penang_lib.meld_count import has_meld
 from penang_lib.rules import RULE_BOOK, Rules
-from penang_lib.simulate import bot_names, play_deal
 from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, shown, whole
 
 MAX_LIMIT: Final = 1_000_000

@@ -9,21 +9,20 @@ as row `seed` of `simulate(..., seed=0)` with the same bots.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Final
 
-from penang_lib.bots import BOT_NAMES, Bot, Choice, make_bot
+from penang_lib.bots import (
+    bot_names,
+    play_deal,
+)
 from penang_lib.deal import Deal, Status
-from penang_lib.rules import MAX_PLAYERS, Rules
-from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, shown, whole
-from penang_lib.view import PlayerView
+from penang_lib.rules import Rules
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, shown, whole
 
 if TYPE_CHECKING:  # pandas loads when a frame is made: playing a deal does not need it
     import pandas as pd
-
-DEFAULT_BOTS: tuple[str, ...] = ("careful",)
-"""The bots `simulate` and `play_deal` seat when none are named (cycled to every seat)."""
 
 COLUMNS = (
     "seed",
@@ -49,9 +48,6 @@ OUTCOMES = {
 """How each player's deal ended: went out, died, died at the passport, or still alive when it
 ended (someone else went out, or the one-alive house rule stopped the deal)."""
 
-MAX_MOVES = 20_000
-"""A deal that runs longer than this is a bug in a bot or the engine, not a long deal."""
-
 _PROGRESS_FROM = 200
 """With `progress=None`, runs of at least this many deals show a progress bar."""
 
@@ -75,89 +71,6 @@ def deal_seed(seed: int, index: int) -> int:
     """The seed of deal number `index` (from 0) of a run seeded `seed`: with seed 0, deal i has
     seed i, so `penang-rummy deal --seed i` replays it."""
     return whole(seed, "seed", 0) * SEED_STEP + whole(index, "index", 0)
-
-
-def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]:
-    """One bot name per seat: a comma-separated text or a list, cycled to `players` seats.
-
-    Raises `ValueError` naming an unknown bot or an empty list.
-    """
-    players = whole(players, "players", 1, MAX_PLAYERS)
-    if bots is None:
-        names: list[str] = list(DEFAULT_BOTS)
-    elif isinstance(bots, str):
-        names = [b.strip().lower() for b in bots.split(",")]
-    elif isinstance(bots, Iterable) and not isinstance(bots, bytes):
-        names = []
-        for bot in bots:
-            if not isinstance(bot, str):
-                raise ArgumentTypeError(f"a bot's name should be text, not {shown(bot)}")
-            names.append(bot.strip().lower())
-    else:
-        raise ArgumentTypeError(
-            f"bots should be bot names ({', '.join(BOT_NAMES)}) as text or a list, "
-            f"not {shown(bots)}"
-        )
-    if not names or any(not n for n in names):
-        raise ValueError("name at least one bot, e.g. careful or random,greedy")
-    unknown = [n for n in names if n not in BOT_NAMES]
-    if unknown:
-        raise ValueError(f"unknown bot {cut(unknown[0])!r}: choose from {', '.join(BOT_NAMES)}")
-    return tuple(names[p % len(names)] for p in range(players))
-
-
-def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
-    """The bots of one deal, each seeded from the deal's seed and its seat."""
-    seed = whole(seed, "seed", 0)
-    if isinstance(names, str) or not isinstance(names, Sequence):
-        raise ArgumentTypeError(f"names should be a list of bot names, not {shown(names)}")
-    return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
-
-
-def _play(
-    seed: int,
-    players: int,
-    bots: str | Iterable[str] | None,
-    rules: Rules | None,
-    record: Callable[[Choice], None] | None,
-) -> Deal:
-    rules = Rules.of(rules)
-    rules.check_deal(players)
-    seed = whole(seed, "seed", 0, MAX_SEED)
-    names = bot_names(bots, players)
-    deal = Deal(players=players, seed=seed, rules=rules)
-    seats = seat_bots(names, seed)
-    push = deal.push
-    for _ in range(MAX_MOVES):
-        if deal.is_over:
-            return deal
-        choice = seats[deal.turn].choose(PlayerView.of(deal))
-        push(choice.move)
-        if record is not None:
-            record(choice)
-    raise RuntimeError(f"deal {seed} did not end within {MAX_MOVES} moves")
-
-
-def play_deal(
-    seed: int,
-    players: int = 4,
-    bots: str | Iterable[str] | None = None,
-    rules: Rules | None = None,
-) -> Deal:
-    """Deal with `seed` and let the bots (names cycled to the seats) play it to the end."""
-    return _play(seed, players, bots, rules, None)
-
-
-def play_deal_explained(
-    seed: int,
-    players: int = 4,
-    bots: str | Iterable[str] | None = None,
-    rules: Rules | None = None,
-) -> tuple[Deal, list[Choice]]:
-    """`play_deal`, also returning each move's `Choice` (the bot's reason), in move order."""
-    choices: list[Choice] = []
-    deal = _play(seed, players, bots, rules, choices.append)
-    return deal, choices
 
 
 def deal_rows(deal: Deal, index: int, names: Sequence[str]) -> list[tuple[Any, ...]]:
@@ -197,7 +110,7 @@ def _play_range(
     start, stop, seed, players, names, rules = job
     rows: list[tuple[Any, ...]] = []
     for index in range(start, stop):
-        deal = _play(deal_seed(seed, index), players, names, rules, None)
+        deal = play_deal(deal_seed(seed, index), players, names, rules)
         rows.extend(deal_rows(deal, index, names))
     return rows
 

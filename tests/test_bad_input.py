@@ -51,9 +51,10 @@ from penang_lib import (
     tables,
     to_record,
 )
+from penang_lib.bots import bot_names
 from penang_lib.cli import main
 from penang_lib.events import Event
-from penang_lib.simulate import MAX_DEALS, bot_names, max_run_seed, usable_jobs
+from penang_lib.simulate import MAX_DEALS, max_run_seed, usable_jobs
 from penang_lib.validate import MAX_SEED, ArgumentTypeError
 
 Capture = pytest.CaptureFixture[str]

@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 
 from penang_lib import explain, loads
+from penang_lib.bots import play_deal, play_deal_explained
 from penang_lib.cli import main
 from penang_lib.moves import MOVE_TYPES
-from penang_lib.simulate import play_deal, play_deal_explained, usable_jobs
+from penang_lib.simulate import usable_jobs
 
 Capture = pytest.CaptureFixture[str]
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from penang_lib.bots import bot_names, play_deal_explained
 from penang_lib.moves import move_to_dict
 from penang_lib.record import from_record, to_record
-from penang_lib.simulate import bot_names, play_deal_explained
 
 DATA = Path(__file__).parent / "data"
 REGENERATE = "PENANG_REGENERATE_GOLDEN"

@@ -12,8 +12,9 @@ import pandas as pd
 import pytest
 
 from penang_lib import Deal, Status, can_play, find_deal, lab
+from penang_lib.bots import bot_names, play_deal
 from penang_lib.cards import cards_symbols, cards_text, from_counts, parse_cards
-from penang_lib.simulate import COLUMNS, bot_names, deal_rows, deal_seed, play_deal
+from penang_lib.simulate import COLUMNS, deal_rows, deal_seed
 from widgets.quiz import Quiz
 
 ROOT = Path(__file__).resolve().parent.parent

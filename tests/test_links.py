@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from penang_lib import Deal, parse_move, play_deal
-from penang_lib.simulate import bot_names
+from penang_lib.bots import bot_names
 from widgets import DealStepper
 from widgets.lessons import Cards, lesson_data, position_deal
 from widgets.links import MAX_SEED, apply_link, read_link, stepper_from_link

@@ -6,17 +6,10 @@ import pandas as pd
 import pytest
 
 from penang_lib import Rules, Status
+from penang_lib.bots import bot_names, play_deal, play_deal_explained
 from penang_lib.rules import EndCondition
 from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, rules_shown
-from penang_lib.simulate import (
-    COLUMNS,
-    bot_names,
-    deal_seed,
-    play_deal,
-    play_deal_explained,
-    simulate,
-    summary,
-)
+from penang_lib.simulate import COLUMNS, deal_seed, simulate, summary
 
 
 def test_one_row_per_player_per_deal() -> None:

@@ -13,9 +13,8 @@ from ipywidgets.widgets import widget_link
 
 from penang_lib import Card, Deal, dumps, explain, loads, play_deal
 from penang_lib import tables as tables_module
-from penang_lib.bots import make_bot, play_move
+from penang_lib.bots import make_bot, play_deal_explained, play_move
 from penang_lib.showcase import rules_shown
-from penang_lib.simulate import play_deal_explained
 from widgets import render
 from widgets.base import OOPS
 from widgets.render import FOUR_COLOUR

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
-from penang_lib.simulate import bot_names
+from penang_lib.bots import bot_names
 from penang_lib.validate import ArgumentTypeError, cut, shown, whole
 from widgets.stepper import DealStepper, seeded_deal
 

@@ -15,10 +15,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from penang_lib.bots import play_move
+from penang_lib.bots import bot_names, play_move, seat_bots
 from penang_lib.match import Match
 from penang_lib.rules import DealerSystem, Rules
-from penang_lib.simulate import bot_names, seat_bots
 from penang_lib.tables import match_frame, match_names, scores_frame
 from widgets.base import KitWidget, guarded
 from widgets.render import esc, frame_html, scores_html

@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib import tables
-from penang_lib.bots import Bot, CarefulBot, Choice, make_bot, play_move
+from penang_lib.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_move
 from penang_lib.cards import CARD_COLOURS, Card, read_cards
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
@@ -41,7 +41,6 @@ from penang_lib.moves import (
     Swap,
 )
 from penang_lib.rules import Rules
-from penang_lib.simulate import bot_names
 from penang_lib.validate import ArgumentTypeError, whole
 from penang_lib.validate import shown as shown_value
 from penang_lib.view import PlayerView

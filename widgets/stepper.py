@@ -18,10 +18,10 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib import tables
+from penang_lib.bots import bot_names, play_deal_explained
 from penang_lib.deal import Deal
 from penang_lib.rules import Rules
 from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, shown_by
-from penang_lib.simulate import bot_names, play_deal_explained
 from penang_lib.tables import Changes
 from penang_lib.validate import ArgumentTypeError, shown, texts
 from penang_lib.validate import text as check_text
