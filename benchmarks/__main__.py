@@ -2,7 +2,8 @@
 
 Runs `bench_engine` (`can_play`, random legal play), `bench_deals` (deals per second with bots),
 `bench_deadwood` (`least_deadwood` timings), `bench_widgets` (stepper steps and play actions on
-the widgets' Python side) and `bench_openspiel` (deals per second against OpenSpiel's gin rummy). Figures only: no benchmark asserts a time.
+the widgets' Python side) and `bench_openspiel` (deals per second against OpenSpiel's gin
+rummy). Figures only: no benchmark asserts a time.
 """
 
 from __future__ import annotations
