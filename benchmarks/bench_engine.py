@@ -1,5 +1,5 @@
 """Speed of the rule engine itself: `can_play` on 20-card hands against a table, and whole deals
-of random legal play through `Deal.legal_moves()` and `Deal.push()` (no bot logic at all).
+of random legal play through `Deal.legal_moves` and `Deal.push()` (no bot logic at all).
 
 Run with `python -m benchmarks.bench_engine` (or `python -m benchmarks`) from the repository root.
 """
@@ -37,7 +37,7 @@ def positions(count: int, seed: int) -> list[tuple[str, list[Meld]]]:
 def play_one(deal: Deal, rng: random.Random) -> None:
     """One random legal move (the first 50 listed, ending the turn half the time it may)."""
     moves = []
-    for move in deal.legal_moves():
+    for move in deal.legal_moves:
         moves.append(move)
         if len(moves) == 50:
             break

@@ -60,7 +60,7 @@ def time_actions(seeds: range) -> dict[str, list[float]]:
         meld = next(
             (
                 m
-                for m in deal.legal_moves()
+                for m in deal.legal_moves
                 if isinstance(m, MeldMove) and not any(c.is_joker for c in m.cards)
             ),
             None,

@@ -18,7 +18,7 @@ system, a given or drawn dealer, and a bot per seat. Before most bot moves a few
   lay-offs and swaps on text, float, bool, `None`, negative or huge meld numbers, the player
   argument as text, float, bool or an unknown seat, and move text for `parse_move` (digits of
   other scripts, signs, decimals, unknown cards, missing or extra parts);
-- now and then an entry of `legal_moves()`, which must be accepted.
+- now and then an entry of `legal_moves`, which must be accepted.
 
 The contract for malformed input (the shared brief of issue 8) is what a try is judged by: a
 well-formed move the rules forbid is refused with `IllegalMove` naming a rule of the rule book;
@@ -94,9 +94,9 @@ TRY_RATE: Final = 0.6
 MAX_TRIES: Final = 3
 """At most this many tries before one bot move."""
 LISTED_RATE: Final = 0.2
-"""Share of those moves that also get one entry of `legal_moves()` pushed and taken back."""
+"""Share of those moves that also get one entry of `legal_moves` pushed and taken back."""
 LISTED_SAMPLE: Final = 40
-"""How many entries of `legal_moves()` to choose from (a hand with jokers has thousands)."""
+"""How many entries of `legal_moves` to choose from (a hand with jokers has thousands)."""
 GARBAGE_SHARE: Final = 0.4
 """Share of the tries that are garbage (the rest are illegal but well-formed moves)."""
 EXAMPLES: Final = 3
@@ -399,7 +399,7 @@ class Try:
     player: object = None
     with_player: bool = False
     must_accept: bool = False
-    """A move `legal_moves()` listed: a refusal is a finding."""
+    """A move `legal_moves` listed: a refusal is a finding."""
     make_must_fail: bool = False
     """Move text that `parse_move` must refuse with `CardParseError`."""
 
@@ -625,14 +625,14 @@ class _TryMaker:
 
     # -- legal
     def listed(self) -> Try:
-        """One of the first entries of `legal_moves()`, which must be accepted."""
-        moves = list(islice(self.deal.legal_moves(), LISTED_SAMPLE))
+        """One of the first entries of `legal_moves`, which must be accepted."""
+        moves = list(islice(self.deal.legal_moves, LISTED_SAMPLE))
         if not moves:
             return well_formed_try("nothing listed although the deal is on", EndTurn(), False)
         move = self.rng.choice(moves)
         return Try(
             "listed",
-            "an entry of legal_moves()",
+            "an entry of legal_moves",
             _const(move),
             render(move),
             False,
@@ -894,7 +894,7 @@ class FuzzReport:
     """Well-formed tries that were legal after all (pushed, checked and taken back)."""
     garbage_tries: int = 0
     listed_tries: int = 0
-    """Moves taken from `legal_moves()` (not the bot's view), pushed, checked and taken back."""
+    """Moves taken from `legal_moves` (not the bot's view), pushed, checked and taken back."""
     refused_at_constructor: int = 0
     """Garbage tries that a move's constructor refused (with TypeError or ValueError)."""
     replays: int = 0
@@ -975,7 +975,7 @@ class FuzzReport:
             "all: pushed, checked and taken back)",
             f"garbage tries: {self.garbage_tries:,} "
             f"({self.refused_at_constructor:,} refused by a move's constructor)",
-            f"legal_moves() entries pushed and taken back: {self.listed_tries:,}",
+            f"legal_moves entries pushed and taken back: {self.listed_tries:,}",
             f"end checks: {self.deals:,} deals, {self.replays:,} records replayed, "
             f"{self.pop_walks:,} pop walks to the start",
             f"findings: {self.total_findings:,} ({len(self.finding_counts)} distinct)",
@@ -1159,7 +1159,7 @@ def run_try(run: FuzzRun, attempt: Try, before: DealState) -> bool:
         if legal:
             note("consistency", f"is_legal said yes, push refused: {refusal}", "legal, refused")
         if attempt.must_accept:
-            note("consistency", f"legal_moves() lists it, push refused: {refusal}", "listed")
+            note("consistency", f"legal_moves lists it, push refused: {refusal}", "listed")
         after = snapshot(deal)
         if after != before:
             diff = state_diff(after, before)
@@ -1371,15 +1371,15 @@ def end_checks(run: FuzzRun, history: Sequence[DealState]) -> None:
         if died is None or died.hands[p] != deal.hands[p]:
             run.finding("end", "dead", f"seat {p}'s hand changed after they were dead")
     scores = [_hand_points(h, rules) for h in deal.hands]
-    if deal.scores() != scores or [deal.count(p) for p in range(deal.players)] != scores:
-        run.finding("scores", "scores", f"the deal says {deal.scores()}, the hands say {scores}")
+    if deal.scores != scores or [deal.count(p) for p in range(deal.players)] != scores:
+        run.finding("scores", "scores", f"the deal says {deal.scores}, the hands say {scores}")
     if out:
         winners = out
     else:
         best = min(scores[p] for p in dead) if dead else None
         winners = [p for p in dead if scores[p] == best]
-    if deal.winners() != winners:
-        run.finding("winners", "winners", f"the deal says {deal.winners()}, expected {winners}")
+    if deal.winners != winners:
+        run.finding("winners", "winners", f"the deal says {deal.winners}, expected {winners}")
     scoring = [e for e in deal.event_stack[-1] if e.rule == "scoring"] if deal.event_stack else []
     expected_detail = ",".join(str(w) for w in winners)
     if (

@@ -28,7 +28,7 @@ from penang_lib.checks import (
     deadwood_points,
 )
 from penang_lib.deadwood import DeadwoodResult, least_deadwood
-from penang_lib.deal import Deal, Phase, Status
+from penang_lib.deal import Deal, Outcome, Phase, Status, Termination
 from penang_lib.events import Event
 from penang_lib.explain import explain
 from penang_lib.match import Match, next_dealer
@@ -39,6 +39,7 @@ from penang_lib.moves import (
     EndTurn,
     IllegalMove,
     LayOff,
+    LegalMoves,
     MeldMove,
     Move,
     Swap,
@@ -76,10 +77,12 @@ __all__ = [
     "IllegalMove",
     "Kind",
     "LayOff",
+    "LegalMoves",
     "Match",
     "Meld",
     "MeldMove",
     "Move",
+    "Outcome",
     "Phase",
     "PlayerView",
     "RandomBot",
@@ -87,6 +90,7 @@ __all__ = [
     "Rules",
     "Status",
     "Swap",
+    "Termination",
     "Verdict",
     "can_play",
     "check_lay_off",

@@ -214,7 +214,7 @@ class GreedyBot:
         if meld is not None:
             points = _meld_points(meld, rules)
             return Choice(
-                MeldMove(meld.cards),
+                MeldMove.of_meld(meld),
                 f"Greedy: the biggest meld in hand, {meld.symbols}, sheds {points} points.",
             )
         lay = view.lay_off_options()
@@ -308,20 +308,20 @@ class CarefulBot:
             target, card = min(lay, key=lambda o: view.table[o[0]].kind is not Kind.SET)
             return Choice(LayOff(target, card), "Careful: a joker lay-off is the only action left.")
         # Unreachable: with no meld, no lay-off and no swap the move was forced (Dead).
-        return Choice(next(view.legal_moves()), "Careful: the only move left.")
+        return Choice(next(iter(view.legal_moves)), "Careful: the only move left.")
 
     # -- helpers -----------------------------------------------------------------------------
     def _meld(self, view: PlayerView, passport: bool) -> Choice:
         candidate = _pick_meld(view, with_jokers=False) or _pick_meld(view, with_jokers=True)
         what = "passport" if passport else "meld"
         if candidate is None:  # only a meld of jokers alone (a house rule) is possible
-            return Choice(next(view.legal_moves()), f"Careful: the only {what} there is.")
+            return Choice(next(iter(view.legal_moves)), f"Careful: the only {what} there is.")
         feeds = candidate.feeds
         fed = "feeds nobody" if feeds == 0 else f"opens the table to {feeds} unseen card"
         if feeds > 1:
             fed += "s"
         return Choice(
-            MeldMove(candidate.meld.cards),
+            MeldMove.of_meld(candidate.meld),
             f"Careful: the smallest {what}, {candidate.meld.symbols}, {fed}.",
         )
 

@@ -158,7 +158,7 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """One card in the notation (`10H`, `th`, `A♠`, `JK`, `JK@7H`, `🃏`)."""
+        """One card in the notation (`10H`, `th`, `A♠`, `JK`, `JK@7H`, `🃏`, `🃏=7♥`)."""
         if not isinstance(text, str):
             raise ArgumentTypeError(f"Card.parse takes card text such as 10H, not {shown(text)}")
         cards = parse_cards(text)
@@ -345,6 +345,13 @@ def _parse_token(token: str) -> Card:
     text = _normalise(token)
     if text == "JK":
         return JOKER
+    if text.startswith("JK="):
+        # `Card.symbol` shows a noted joker as 🃏=7♥ (🃏=9 in a set): read that form back.
+        if not token.strip().replace("\ufe0f", "").startswith("🃏"):
+            raise CardParseError(
+                token, "a noted joker is written JK@7H (the engine shows it as 🃏=7♥)"
+            )
+        text = "JK@" + text[3:]
     if text.startswith("JK@"):
         note = _NOTE.match(text[3:])
         if note is None:
@@ -360,6 +367,9 @@ def _parse_token(token: str) -> Card:
 
 def parse_cards(text: str | Card | Iterable[Card | str]) -> list[Card]:
     """Cards from text (`"AS 10H, QD JK"`) or from a list of `Card`s and card strings.
+
+    What the engine shows reads back: the symbols (`10♥ A♠ 🃏`) and a noted joker as `Card.symbol`
+    prints it (`🃏=7♥` in a run, `🃏=9` in a set), so `parse_cards(card.symbol) == [card]`.
 
     Raises `CardParseError` (a `ValueError`) naming the first token that is not a card, and
     `ArgumentTypeError` (a `TypeError`) for something that is neither text nor cards.

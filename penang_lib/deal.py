@@ -1,8 +1,9 @@
 """`Deal`: one deal of Penang Rummy as a state machine, in the manner of python-chess.
 
-`legal_moves()` lists what the player to move may do, `is_legal(move)` and `explain_illegal(move)`
-judge a move, `push(move)` plays it (raising `IllegalMove`, and changing nothing, when the rules
-forbid it), `pop()` takes it back, `copy()` clones. Every push records `Event`s naming rule ids.
+`legal_moves` is what the player to move may do (a lazy collection), `is_legal(move)` and
+`explain_illegal(move)` judge a move, `push(move)` plays it (raising `IllegalMove`, and changing
+nothing, when the rules forbid it), `pop()` takes it back, `copy()` clones and `root()` starts
+again. `outcome()` says how a finished deal ended. Every push records `Event`s naming rule ids.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import ClassVar, NamedTuple
 
 from penang_lib import analysis
 from penang_lib.cards import (
     JOKER,
     JOKER_INDEX,
+    SUITS,
     Card,
     Counts,
     cards_html,
@@ -36,13 +39,14 @@ from penang_lib.checks import (
     unchecked_counts_points,
 )
 from penang_lib.events import Event
-from penang_lib.melds import Kind, Meld, run_readings, set_readings
+from penang_lib.melds import MAX_RUN, Kind, Meld, run_readings, set_readings
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
     EndTurn,
     IllegalMove,
     LayOff,
+    LegalMoves,
     MeldMove,
     Move,
     Swap,
@@ -68,6 +72,58 @@ class Status(str, Enum):
     DEAD = "dead"
     DEAD_PASSPORT = "dead.passport"
     OUT = "game"
+
+
+class Termination(str, Enum):
+    """How a deal ended (rule `end`): someone went out, every player is dead, or (under the
+    one-alive house rule) a single player was left alive."""
+
+    GAME = "game"
+    ALL_DEAD = "all dead"
+    ONE_ALIVE = "one alive"
+
+
+def _seats(seats: Sequence[int], names: Sequence[str] | None) -> str:
+    """Seats in words: "seat 2", "seats 0 and 3" (or the players' names when given)."""
+    words = [names[s] for s in seats] if names is not None else [str(s) for s in seats]
+    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if names is not None:
+        return joined
+    return f"seat {joined}" if len(words) == 1 else f"seats {joined}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished deal ended: `termination`, who won (`winners`, seats; a tie shares the win)
+    and every player's count (`scores`, by seat; 0 for a player who went out)."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        """The outcome in plain words, naming seats by number or, given `names` (one per seat),
+        by name."""
+        names = check_names(names, len(self.scores))
+        who = _seats(self.winners, names)
+        shared = len(self.winners) > 1
+        if self.termination is Termination.GAME:
+            head = f"Game: {who} went out and {'share' if shared else 'wins'} the deal."
+        else:
+            why = (
+                "Every player is dead"
+                if self.termination is Termination.ALL_DEAD
+                else "Only one player is left alive (the one-alive house rule)"
+            )
+            best = self.scores[self.winners[0]]
+            verb = "share the win" if shared else "wins"
+            head = f"{why}: {who} {verb} with the lowest count, {best}."
+        seat = [f"seat {p}" for p in range(len(self.scores))] if names is None else names
+        counts = ", ".join(f"{seat[p]} has {n}" for p, n in enumerate(self.scores))
+        return f"{head} Counts: {counts}."
+
+    def __str__(self) -> str:
+        return self.describe()
 
 
 DEFAULT_RULES = Rules()
@@ -103,8 +159,7 @@ def check_names(names: object, players: int) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-@dataclass(frozen=True)
-class _Snapshot:
+class _Snapshot(NamedTuple):
     hands: tuple[Counts, ...]
     table: tuple[Meld, ...]
     owners: tuple[int, ...]
@@ -129,6 +184,61 @@ def _distinct(melds: Sequence[Meld]) -> list[Meld]:
     return list(seen.values())
 
 
+def _trusted_reading(meld: object, allow_all_jokers: bool) -> bool:
+    """Whether a meld move's carried reading (`MeldMove.of_meld`) is exactly the reading a search
+    of its cards gives, checked card by card (cheaper than the search): a set of one rank with
+    its naturals in suit order and its jokers noted with the rank, or a run whose every card,
+    natural or noted joker, is the card of its place. A 13-card run holding one ace reads both
+    from the low and to the high ace: the search decides between the two, as for any meld
+    without a reading. Melds of jokers alone only where the rules allow them."""
+    if not isinstance(meld, Meld) or meld.__class__ is not Meld:
+        return False
+    cards = meld.cards
+    size = len(cards)
+    low = meld.low
+    if size < 3 or low.__class__ is not int:
+        return False
+    naturals = 0
+    if meld.kind is Kind.SET:
+        if meld.suit != "":
+            return False
+        last = -1
+        for card in cards:
+            if card.__class__ is not Card:
+                return False
+            if card.rank:
+                order = card.index
+                if card.rank != low or order < last or last == JOKER_INDEX:
+                    return False
+                last = order
+                naturals += 1
+            elif card.as_rank != low or card.as_suit is not None:
+                return False
+            else:
+                last = JOKER_INDEX
+    elif meld.kind is Kind.RUN:
+        suit = meld.suit
+        if suit not in SUITS or len(suit) != 1 or low < 1 or low + size - 1 > MAX_RUN:
+            return False
+        if size == 13 and (low == 1 or low == 2):
+            return False
+        rank = low
+        for card in cards:
+            if card.__class__ is not Card:
+                return False
+            want = 1 if rank == MAX_RUN else rank
+            if card.rank:
+                if card.rank != want or card.suit != suit:
+                    return False
+                naturals += 1
+            elif card.as_rank != want or card.as_suit != suit:
+                return False
+            rank += 1
+    else:
+        return False
+    return naturals > 0 or allow_all_jokers
+
+
 class Deal:
     """One deal: the hands, the table, whose turn it is, and the moves played so far.
 
@@ -140,7 +250,22 @@ class Deal:
     A seed is a whole number from 0 to 2**63 - 1 (`MAX_SEED`), or None to draw one; names are 1 to
     40 characters, all different. Arguments of the wrong type raise `ArgumentTypeError` (a
     `TypeError`), values out of range `ValueError`, and a deck too small for the hands says so.
+
+    One rule for what is a property and what is a method: a plain fact of the position that
+    takes no argument is a property (`is_over`, `turn_number`, `alive`, `scores`, `winners`,
+    `events`, and `legal_moves`, a lazy collection as in python-chess); whatever takes an
+    argument (`hand(p)`, `count(p)`, `is_legal(move)`) or builds a new value (`outcome()`,
+    `copy()`, `root()`, `can_play()`, `state_key()`) is a method, and so are `peek()` and
+    `ply()`, which read the move history, under python-chess's names.
+
+    Two deals are equal (`==`) when their positions are: the same rules, players, names and
+    dealer, the same cards in each hand and put aside, the same table melds in the same order
+    and owners, passports, statuses, turns started, player to move, actions this turn and phase.
+    How the position was reached (the moves, the seed) does not count. A deal is mutable, so it
+    has no hash.
     """
+
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -243,15 +368,21 @@ class Deal:
 
     @property
     def is_over(self) -> bool:
+        """Whether the deal has ended (someone went out, or the rule `end` stopped it)."""
         return self.phase is Phase.OVER
 
+    @property
     def alive(self) -> list[int]:
+        """The seats still taking turns (status alive), in seat order."""
         return [p for p in range(self.players) if self.status[p] is Status.ALIVE]
 
+    @property
     def scores(self) -> list[int]:
         """Each player's count now (0 for a player who went out)."""
-        return [self.count(p) for p in range(self.players)]
+        rules = self.rules
+        return [unchecked_counts_points(hand, rules) for hand in self.hands]
 
+    @property
     def winners(self) -> list[int]:
         """Who won the deal (rule `scoring`): the player who went out, else the lowest count
         among the dead (under the one-alive house rule a survivor does not count).
@@ -263,10 +394,47 @@ class Deal:
         out = [p for p in range(self.players) if self.status[p] is Status.OUT]
         if out:
             return out
-        scores = self.scores()
+        scores = self.scores
         dead = [p for p in range(self.players) if self.status[p] is not Status.ALIVE]
         best = min(scores[p] for p in dead)
         return [p for p in dead if scores[p] == best]
+
+    def outcome(self) -> Outcome | None:
+        """How the deal ended (an `Outcome`: termination, winners, scores), or None while it is
+        still being played."""
+        if not self.is_over:
+            return None
+        status = self.status
+        if Status.OUT in status:
+            termination = Termination.GAME
+        elif Status.ALIVE in status:
+            termination = Termination.ONE_ALIVE
+        else:
+            termination = Termination.ALL_DEAD
+        return Outcome(termination, tuple(self.winners), tuple(self.scores))
+
+    def peek(self) -> Move:
+        """The last move played (`IndexError` when none has been)."""
+        if not self.move_stack:
+            raise IndexError("no move played yet")
+        return self.move_stack[-1]
+
+    def ply(self) -> int:
+        """How many moves have been played (pushed and not taken back)."""
+        return len(self.move_stack)
+
+    def root(self) -> Deal:
+        """A new deal at the start of this one: the same players, seed, rules, dealer, names
+        and (for a deal made from prepared hands) hands, with no move played."""
+        if self.custom:
+            return Deal(
+                seed=self.seed,
+                rules=self.rules,
+                dealer=self.dealer,
+                hands=[cards_of(hand) for hand in self.initial_hands],
+                names=self.names,
+            )
+        return Deal(self.players, self.seed, self.rules, self.dealer, names=self.names)
 
     @property
     def events(self) -> list[Event]:
@@ -425,6 +593,13 @@ class Deal:
             raise IllegalMove("meld", f"{missing}, so it cannot be melded.")
         # The cards are in the hand, so the deck can supply them: only the shape is in question.
         allow = self.rules.all_joker_melds
+        reading = move.__dict__.get("_reading")
+        if (
+            reading is not None
+            and _trusted_reading(reading, allow)
+            and tuple(sorted(reading.cards, key=Card.sort_key)) == move.cards
+        ):
+            return reading  # type: ignore[no-any-return]
         readings = [*set_readings(move.cards, allow), *run_readings(move.cards, allow)]
         if not readings:
             verdict = meld_verdict(move.cards, self.rules, self.copies)
@@ -458,13 +633,13 @@ class Deal:
                 if self.table
                 else "There is no meld on the table yet.",
             )
-        missing = self._missing(hand, [move.card])
+        missing = None if hand[move.card.index] else self._missing(hand, [move.card])
         if missing:
             raise IllegalMove(rule, f"{missing}.")
         meld = self.table[move.target]
         if isinstance(move, LayOff):
             results = meld.lay_off_results(move.card)
-            distinct = _distinct(results)
+            distinct = _distinct(results) if len(results) > 1 else results
             if len(distinct) > 1:
                 placed = [m.cards[0] if m.low < meld.low else m.cards[-1] for m in distinct]
                 raise IllegalMove(
@@ -493,11 +668,18 @@ class Deal:
         return result
 
     # -- legal moves -------------------------------------------------------------------------------
-    def legal_moves(self) -> Iterator[Move]:
-        """Every legal move for the player to move, lazily (a hand with jokers has very many melds).
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """Every legal move for the player to move, as a lazy, live collection (a hand with jokers
+        has very many melds): iterate it (afresh each time), `len()` or `.count()` it, ask
+        `move in deal.legal_moves` (the rules judge it, nothing is listed) or `.any()`.
 
-        Jokers in melds and lay-offs carry their notes, so each move means exactly one thing.
+        Jokers in melds and lay-offs carry their notes, so each move means exactly one thing, and
+        no move is listed twice.
         """
+        return LegalMoves(self._iter_legal_moves, self.is_legal)
+
+    def _iter_legal_moves(self) -> Iterator[Move]:
         if self.is_over:
             return
         me = self.turn
@@ -508,28 +690,36 @@ class Deal:
         if self.actions == 0 and self._action() is None:
             yield DeclareDead()
             return
+        # A run from ace to ace holds two aces, and which of them a joker stands for does not
+        # change the meld: the search can find it twice. Only such runs are checked for repeats.
+        longest: set[MeldMove] = set()
         for meld in analysis.unchecked_iter_melds(hand, self.rules):
-            yield MeldMove(meld.cards)
+            move = MeldMove.of_meld(meld)
+            if len(meld.cards) == MAX_RUN:
+                if move in longest:
+                    continue
+                longest.add(move)
+            yield move
         if not self.passport[me]:
             return
         # Lay-offs found on the hand's own cards are legal as they stand (the passport is made,
         # jokers come noted); only the duplicates of an ace fitting both ends are dropped.
         seen: set[Move] = set()
         for option in analysis.unchecked_iter_lay_offs(hand, self.table):
-            move: Move = LayOff(option.target, option.card)
-            if move not in seen:
-                seen.add(move)
-                yield move
+            lay_off: Move = LayOff(option.target, option.card)
+            if lay_off not in seen:
+                seen.add(lay_off)
+                yield lay_off
         for option in analysis.unchecked_iter_swaps(hand, self.table):
-            move = Swap(option.target, option.card)
-            if move in seen:
+            swap = Swap(option.target, option.card)
+            if swap in seen:
                 continue
-            seen.add(move)
+            seen.add(swap)
             if self.actions == 0 and not analysis.unchecked_swap_leaves_action(
                 hand, self.table, option, self.rules
             ):
                 continue
-            yield move
+            yield swap
         if self.actions:
             yield EndTurn()
 
@@ -714,7 +904,7 @@ class Deal:
         self.hands[player] = tuple(hand)
 
     def _next_turn(self) -> list[Event]:
-        alive = self.alive()
+        alive = self.alive
         if not alive:
             return self._finish("all dead")
         if (
@@ -737,8 +927,8 @@ class Deal:
 
     def _finish(self, why: str) -> list[Event]:
         self.phase = Phase.OVER
-        scores = tuple(self.scores())
-        winners = self.winners()
+        scores = tuple(self.scores)
+        winners = self.winners
         return [
             Event("end", None, detail=why),
             Event("scoring", None, counts=scores, detail=",".join(str(w) for w in winners)),
@@ -756,6 +946,28 @@ class Deal:
             Event("turn-order", self.turn),
         )
 
+    def __eq__(self, other: object) -> bool:
+        """Whether `other` is a deal in the same position (the moves that led there, and the
+        seed, do not count)."""
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return (
+            self.turn == other.turn
+            and self.actions == other.actions
+            and self.phase is other.phase
+            and self.hands == other.hands
+            and self.table == other.table
+            and self.owners == other.owners
+            and self.passport == other.passport
+            and self.status == other.status
+            and self.turns == other.turns
+            and self.stock == other.stock
+            and self.players == other.players
+            and self.dealer == other.dealer
+            and self.names == other.names
+            and self.rules == other.rules
+        )
+
     # -- display -----------------------------------------------------------------------------------
     def __repr__(self) -> str:
         return (
@@ -764,12 +976,20 @@ class Deal:
         )
 
     def __str__(self) -> str:
-        lines = []
+        """The deal as text: the turn (or the result), then per player a mark for the player to
+        move, the name, status, count and cards, then the table melds by number."""
+        outcome = self.outcome()
+        if outcome is None:
+            head = f"Turn {self.turn_number}: {self.names[self.turn]} to move."
+        else:
+            head = f"Over after {self.turn_number} turns. {outcome.describe(self.names)}"
+        width = max(7, *(len(name) for name in self.names))
+        lines = [head]
         for p in range(self.players):
-            mark = ">" if p == self.turn and not self.is_over else " "
+            mark = ">" if p == self.turn and outcome is None else " "
             lines.append(
-                f"{mark} {self.names[p]:<7} {self.status[p].value:<13} "
-                f"{cards_symbols(self.hand(p))}"
+                f"{mark} {self.names[p]:<{width}} {self.status[p].value:<13} "
+                f"count {self.count(p):<4} {cards_symbols(self.hand(p))}".rstrip()
             )
         for i, meld in enumerate(self.table):
             lines.append(f"  [{i}] {self.names[self.owners[i]]}: {meld.symbols}")

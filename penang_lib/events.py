@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from penang_lib.cards import Card
 from penang_lib.melds import Meld
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One thing that happened in a deal, tied to the rule that made it happen.
 
     `player` is the seat it concerns (None for the whole table), `cards` the cards involved,
@@ -17,6 +16,9 @@ class Event:
     number of cards in the player's hand around the move. `counts` holds per-seat numbers where
     the rule needs them (the scores for `scoring`), and `detail` a short fact to explain with
     (the joker's card for `swap`, the skipped seats for `turn-order`, ...).
+
+    An immutable named tuple (every move makes one or more, so they are cheap to build): read
+    its fields by name.
     """
 
     rule: str

@@ -237,7 +237,7 @@ def _series_of(
     out = []
     for seed in seeds:
         deal = play_deal(seed, players, bots)
-        out.append((count_series(deal), deal.winners()))
+        out.append((count_series(deal), deal.winners))
     return out
 
 

@@ -88,7 +88,7 @@ class Match:
             if len(self.deals) >= self.length:
                 raise ValueError(f"the match was agreed at {self.length} deals")
             self.dealer = next_dealer(
-                last.dealer, last.scores(), last.winners(), self.rules.dealer_system
+                last.dealer, last.scores, last.winners, self.rules.dealer_system
             )
         deal = Deal(
             players=self.players,
@@ -106,7 +106,7 @@ class Match:
         totals = [0] * self.players
         for deal in self.deals:
             if deal.is_over:
-                for p, score in enumerate(deal.scores()):
+                for p, score in enumerate(deal.scores):
                     totals[p] += score
         return totals
 

@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
 
 from penang_lib.cards import (
     JOKER,
@@ -110,10 +109,14 @@ class Meld:
         """A run's highest position (14 = high ace); a set's rank."""
         return self.low + len(self.cards) - 1 if self.kind is Kind.RUN else self.low
 
-    @cached_property
+    @property
     def jokers(self) -> int:
-        """How many jokers the meld holds."""
-        return sum(1 for c in self.cards if c.is_joker)
+        """How many jokers the meld holds (a joker is the only card of rank 0)."""
+        count = 0
+        for card in self.cards:
+            if not card.rank:
+                count += 1
+        return count
 
     @property
     def naturals(self) -> tuple[Card, ...]:

@@ -5,16 +5,23 @@
 `Deal.table`, in the order they were laid.
 
 Text form (used by the CLI, records and tests): `meld 5H 6H JK@7H`, `lay_off 2 8H`, `swap 0 7H`,
-`end_turn`, `dead`, `game`.
+`end_turn`, `dead`, `game`. `parse_move` also reads back every label the moves show
+(`move.label()`): "meld 5♥ 6♥ 🃏=7♥", "lay off 8♥ on meld 0", "swap 7♥ for the joker in meld 0",
+"end the turn", "declare Dead", "declare Game".
+
+`LegalMoves` is the lazy collection behind `Deal.legal_moves` (and a player's view of it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from itertools import islice
+from typing import Any, ClassVar, Final, NoReturn
 
 from penang_lib.cards import Card, CardParseError, cards_symbols, cards_text, read_cards
+from penang_lib.melds import Meld
 from penang_lib.validate import ArgumentTypeError, shown
 
 
@@ -53,6 +60,17 @@ class MeldMove:
         except (AttributeError, TypeError):
             raise ArgumentTypeError(_cards_problem(cards)) from None
         object.__setattr__(self, "cards", ordered)
+
+    @staticmethod
+    def of_meld(meld: Meld) -> MeldMove:
+        """The move that lays `meld` from the hand. It carries the meld as its reading, so that
+        `Deal.push` need not search for the ways the cards can be read again; the push still
+        checks that the cards are in the hand and that the rules allow the meld."""
+        if meld.__class__ is not Meld and not isinstance(meld, Meld):
+            raise ArgumentTypeError(f"MeldMove.of_meld takes a Meld, not {shown(meld)}")
+        move = MeldMove(meld.cards)
+        object.__setattr__(move, "_reading", meld)
+        return move
 
     @staticmethod
     def of(text: str) -> MeldMove:
@@ -162,6 +180,79 @@ MAX_TARGET_DIGITS: Final = 18
 """A meld number written with more digits than this cannot be on any table."""
 
 
+REPR_MOVES: Final = 5
+"""How many moves `repr(deal.legal_moves)` names (then "..." if there are more)."""
+
+
+class LegalMoves(Collection[Move]):
+    """The legal moves of a position, as a lazy and live collection (python-chess's
+    `board.legal_moves`).
+
+    Nothing is listed up front: each `for move in moves` starts afresh from the position as it is
+    now, so one `LegalMoves` kept across pushes follows the deal. `len()` and `count()` say how
+    many moves there are, `move in moves` asks whether the rules allow `move` (without listing),
+    and `bool(moves)` / `any()` stop at the first move. No move is listed twice.
+
+    It is generic: `iterate` yields the moves of the current position; `contains` (optional)
+    judges one move without listing them all; `count` (optional) counts them faster than
+    iterating; `name` is what the owner is called in the hint given to `moves()`.
+    """
+
+    __slots__ = ("_contains", "_count", "_iterate", "_name")
+
+    def __init__(
+        self,
+        iterate: Callable[[], Iterator[Move]],
+        contains: Callable[[Move], bool] | None = None,
+        count: Callable[[], int] | None = None,
+        name: str = "deal",
+    ) -> None:
+        self._iterate = iterate
+        self._contains = contains
+        self._count = count
+        self._name = name
+
+    def __iter__(self) -> Iterator[Move]:
+        return self._iterate()
+
+    def __len__(self) -> int:
+        if self._count is not None:
+            return self._count()
+        return sum(1 for _ in self._iterate())
+
+    def count(self) -> int:
+        """How many legal moves there are (as `len()`)."""
+        return len(self)
+
+    def __contains__(self, move: object) -> bool:
+        """Whether the rules allow `move` now. A value that is not a move (text, None) raises
+        `ArgumentTypeError` saying what it should be, as `Deal.is_legal` does."""
+        if self._contains is not None:
+            return self._contains(move)  # type: ignore[arg-type]
+        check_move(move)
+        return any(listed == move for listed in self._iterate())
+
+    def __bool__(self) -> bool:
+        return self.any()
+
+    def any(self) -> bool:
+        """Whether there is any legal move (stops at the first one)."""
+        return next(iter(self._iterate()), None) is not None
+
+    def __call__(self) -> NoReturn:
+        raise TypeError(
+            f"legal_moves is a collection now: write {self._name}.legal_moves, not "
+            f"{self._name}.legal_moves()"
+        )
+
+    def __repr__(self) -> str:
+        first = list(islice(self._iterate(), REPR_MOVES + 1))
+        shown_moves = ", ".join(move.label() for move in first[:REPR_MOVES])
+        if len(first) > REPR_MOVES:
+            shown_moves += ", ..."
+        return f"<LegalMoves ({shown_moves})>" if first else "<LegalMoves (none)>"
+
+
 def _target(text: str, whole: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise CardParseError(
@@ -195,38 +286,86 @@ def check_move(move: object, name: str = "move") -> Move:
     )
 
 
+_LAY_OFF_LABEL: Final = re.compile(r"lay\s+off\s+(\S+)\s+on\s+meld\s+(\S+)", re.IGNORECASE)
+_SWAP_LABEL: Final = re.compile(
+    r"swap\s+(\S+)\s+for\s+the\s+joker\s+in\s+meld\s+(\S+)", re.IGNORECASE
+)
+_PLAIN_LABELS: Final[dict[str, Move]] = {
+    "end the turn": EndTurn(),
+    "declare dead": DeclareDead(),
+    "declare game": DeclareGame(),
+}
+_STARTS = (
+    "a move starts with meld, lay_off, swap, end_turn, dead or game, or reads like a move's "
+    "label such as 'lay off 8H on meld 0'"
+)
+
+
+def _one_card(text: str, whole: str, kind: str) -> Card:
+    cards = read_cards(text, "parse_move")
+    if len(cards) != 1:
+        raise CardParseError(whole, f"{kind} takes exactly one card", "a move")
+    return cards[0]
+
+
+def _label_move(text: str) -> Move | None:
+    """The move whose label (`move.label()`) is `text`, or None when `text` is not a label."""
+    plain = _PLAIN_LABELS.get(" ".join(text.split()).lower())
+    if plain is not None:
+        return plain
+    lay_off = _LAY_OFF_LABEL.fullmatch(text)
+    if lay_off is not None:
+        card = _one_card(lay_off.group(1), text, "a lay-off")
+        return LayOff(_target(lay_off.group(2), text), card)
+    swap = _SWAP_LABEL.fullmatch(text)
+    if swap is not None:
+        card = _one_card(swap.group(1), text, "a swap")
+        return Swap(_target(swap.group(2), text), card)
+    words = text.lower().split()
+    if words[:2] == ["lay", "off"]:
+        raise CardParseError(
+            text, "write lay off <card> on meld <number>, e.g. lay off 8H on meld 0", "a move"
+        )
+    if words[:1] == ["swap"] and "for" in words:
+        raise CardParseError(
+            text,
+            "write swap <card> for the joker in meld <number>, e.g. swap 7H for the joker in "
+            "meld 0",
+            "a move",
+        )
+    return None
+
+
 def parse_move(text: str) -> Move:
-    """A move from its text form; a bad one raises `CardParseError` naming what is wrong."""
+    """A move from its text form (`lay_off 0 8H`) or from its label (`lay off 8♥ on meld 0`),
+    in any case; a bad one raises `CardParseError` naming what is wrong."""
     if not isinstance(text, str):
         raise ArgumentTypeError(
             f"parse_move reads move text such as 'meld 5H 6H 7H', not {shown(text)}"
         )
-    words = text.strip().split(None, 1)
+    words = text.split(None, 1)
     if not words:
-        raise CardParseError(
-            text, "a move starts with meld, lay_off, swap, end_turn, dead or game", "a move"
-        )
+        raise CardParseError(text, _STARTS, "a move")
     kind = words[0].lower().replace("-", "_")
     rest = words[1] if len(words) > 1 else ""
     if kind == "meld":
         if not rest.strip():
             raise CardParseError(text, "write meld and its cards, e.g. meld 5H 6H 7H", "a move")
         return MeldMove(tuple(read_cards(rest, "parse_move")))
+    label = _label_move(text.strip())
+    if label is not None:
+        return label
     if kind in ("lay_off", "swap"):
         parts = rest.split(None, 1)
         if len(parts) != 2:
             raise CardParseError(text, f"write {kind} <meld number> <card>", "a move")
-        cards = read_cards(parts[1], "parse_move")
-        if len(cards) != 1:
-            raise CardParseError(text, f"{kind} takes exactly one card", "a move")
+        card = _one_card(parts[1], text, kind)
         target = _target(parts[0], text)
-        return LayOff(target, cards[0]) if kind == "lay_off" else Swap(target, cards[0])
+        return LayOff(target, card) if kind == "lay_off" else Swap(target, card)
     simple: dict[str, Move] = {"end_turn": EndTurn(), "dead": DeclareDead(), "game": DeclareGame()}
     if kind in simple and not rest:
         return simple[kind]
-    raise CardParseError(
-        text, "a move starts with meld, lay_off, swap, end_turn, dead or game", "a move"
-    )
+    raise CardParseError(text, _STARTS, "a move")
 
 
 def move_to_dict(move: Move) -> dict[str, Any]:

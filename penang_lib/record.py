@@ -50,8 +50,8 @@ def to_record(deal: Deal) -> dict[str, Any]:
             for i, meld in enumerate(deal.table)
         ],
         "final_hands": [cards_text(deal.hand(p)) for p in range(deal.players)],
-        "scores": deal.scores(),
-        "winners": deal.winners(),
+        "scores": deal.scores,
+        "winners": deal.winners,
         "over": deal.is_over,
     }
 
@@ -200,7 +200,7 @@ def _check_outcome(data: Mapping[str, Any], deal: Deal) -> None:
                 or kind != meld.kind.value
             ):
                 raise RecordError("table in the record does not match the replayed moves")
-    for key, now_numbers in (("scores", deal.scores()), ("winners", deal.winners())):
+    for key, now_numbers in (("scores", deal.scores), ("winners", deal.winners)):
         stated = data.get(key)
         if stated is None:
             continue

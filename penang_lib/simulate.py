@@ -2,15 +2,17 @@
 
 `simulate(1000)` plays 1,000 seeded deals and returns one row per player per deal; `summary(frame)`
 boils it down (passport failures, deals nobody went out of, turns, each bot's wins and counts).
-`play_deal(seed, players, bots)` plays one deal: `penang-rummy deal --seed S` shows the same deal
-as row `seed` of `simulate(..., seed=0)` with the same bots.
+The deals themselves are played by `penang_lib.bots.play_deal` (no pandas there):
+`penang-rummy deal --seed S` shows the same deal as row `seed` of `simulate(..., seed=0)` with the
+same bots. `simulate(..., executor=...)` plays the deals on any `concurrent.futures.Executor`: a
+process pool on this machine, or a Dask cluster through `client.get_executor()`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, as_completed
 from typing import TYPE_CHECKING, Any, Final
 
 from penang_lib.bots import (
@@ -51,6 +53,15 @@ ended (someone else went out, or the one-alive house rule stopped the deal)."""
 _PROGRESS_FROM = 200
 """With `progress=None`, runs of at least this many deals show a progress bar."""
 
+_CHUNK_MOST = 50
+"""The most deals one chunk of a parallel run holds (one task handed to the executor)."""
+_CHUNKS_PER_WORKER = 4
+"""A parallel run is cut into at least this many chunks per worker (while chunks hold more than
+one deal), so that a slow chunk does not leave the other workers idle at the end."""
+_WORKERS_GUESSED = 16
+"""How many workers an executor handed to `simulate` is taken to have when cutting the run into
+chunks (an `Executor` does not say). Only the chunk size depends on it, never a result."""
+
 MAX_DEALS: Final = 10_000_000
 """The most deals one `simulate` run plays (about nine hours on one core)."""
 SEED_STEP: Final = 1_000_003
@@ -79,7 +90,7 @@ def deal_rows(deal: Deal, index: int, names: Sequence[str]) -> list[tuple[Any, .
         raise ArgumentTypeError(f"deal_rows takes a Deal, not {shown(deal)}")
     if isinstance(names, str) or len(names) != deal.players:
         raise ValueError(f"names should be a list of {deal.players} bot names, one per seat")
-    winners = set(deal.winners())
+    winners = set(deal.winners)
     rows = []
     for seat in range(deal.players):
         status = deal.status[seat]
@@ -103,12 +114,15 @@ def deal_rows(deal: Deal, index: int, names: Sequence[str]) -> list[tuple[Any, .
     return rows
 
 
-def _play_range(
-    job: tuple[int, int, int, int, tuple[str, ...], Rules | None],
-) -> list[tuple[Any, ...]]:
-    """Play deals `start` to `stop` - 1 of a run (runs in a worker process)."""
+_Job = tuple[int, int, int, int, tuple[str, ...], Rules | None]
+"""One chunk of a run: deals `start` to `stop` - 1, the run's seed, players, bot names and rules."""
+_Rows = list[tuple[Any, ...]]
+
+
+def _play_range(job: _Job) -> _Rows:
+    """Play deals `start` to `stop` - 1 of a run and return their rows (runs in a worker)."""
     start, stop, seed, players, names, rules = job
-    rows: list[tuple[Any, ...]] = []
+    rows: _Rows = []
     for index in range(start, stop):
         deal = play_deal(deal_seed(seed, index), players, names, rules)
         rows.extend(deal_rows(deal, index, names))
@@ -120,6 +134,35 @@ def _chunks(deals: int, size: int) -> Iterator[tuple[int, int]]:
         yield start, min(deals, start + size)
 
 
+def _chunk_size(deals: int, workers: int) -> int:
+    """How many deals each chunk of a parallel run holds, for an executor of `workers` workers."""
+    return max(1, min(_CHUNK_MOST, deals // (workers * _CHUNKS_PER_WORKER)))
+
+
+def _play_on(executor: Executor, work: list[_Job], bar: Any) -> _Rows:
+    """Hand every chunk of `work` to `executor` and return all their rows in deal order.
+
+    The bar advances as chunks come back, in whatever order they finish; the rows are then put
+    back in chunk order. A chunk that raised raises its own exception here, and the chunks not yet
+    started are cancelled. The executor itself is left as it was (never shut down here).
+    """
+    futures: dict[Future[_Rows], int] = {}
+    done: list[_Rows] = [[] for _ in work]
+    try:
+        for number, job in enumerate(work):
+            futures[executor.submit(_play_range, job)] = number
+        for future in as_completed(futures):
+            number = futures[future]
+            done[number] = future.result()
+            if bar is not None:
+                start, stop = work[number][:2]
+                bar.update(stop - start)
+    finally:
+        for future in futures:
+            future.cancel()  # does nothing to a chunk that has finished or is running
+    return [row for chunk in done for row in chunk]
+
+
 def simulate(
     deals: int,
     players: int = 4,
@@ -128,15 +171,27 @@ def simulate(
     rules: Rules | None = None,
     jobs: int = 1,
     progress: bool | None = None,
+    executor: Executor | None = None,
 ) -> pd.DataFrame:
     """Play `deals` deals with bots and return one row per player per deal.
 
     `bots` names one bot per seat ("careful", "greedy", "random"; a list or comma-separated text,
     cycled to the seats; default all careful). Deal number i is dealt with
-    `deal_seed(seed, i)`, so the same arguments give the same frame, whatever `jobs` is.
-    `jobs` > 1 plays in that many worker processes, at most one per core of this machine
-    (`os.cpu_count()`: a larger `jobs` is bounded to it, which changes no result). `progress`
-    shows a tqdm bar (a widget in a notebook); by default only for runs of 200 deals or more.
+    `deal_seed(seed, i)`, so the same arguments give the same frame, however the deals are
+    played: one after another, or in parallel as below.
+
+    Parallel runs cut the deals into chunks and gather the chunks' rows back in deal order:
+    - `jobs` > 1 plays in that many worker processes of this machine (a `ProcessPoolExecutor`
+      made and shut down here), at most one per core (`os.cpu_count()`: a larger `jobs` is
+      bounded to it, which changes no result).
+    - `executor` plays on any `concurrent.futures.Executor` you made: a `ProcessPoolExecutor` or
+      `ThreadPoolExecutor`, or `client.get_executor()` of a Dask distributed `Client` for a
+      cluster (every worker needs penang_lib installed). It is yours: `simulate` never shuts it
+      down. Give either `executor` or `jobs` > 1, not both.
+    An exception raised while a worker plays a deal is raised here as itself.
+
+    `progress` shows a tqdm bar (a widget in a notebook), advancing as deals or chunks finish;
+    by default only for runs of 200 deals or more.
 
     `deals` is at most `MAX_DEALS`, and `seed` at most `max_run_seed(deals)`, so that every deal's
     own seed stays within 0 to 2**63 - 1.
@@ -153,6 +208,17 @@ def simulate(
         raise ValueError(f"a run plays at most {MAX_DEALS:,} deals, not {deals:,}")
     if whole(jobs, "jobs") < 1:
         raise ValueError(f"jobs must be at least 1 ({jobs})")
+    if executor is not None:
+        if not isinstance(executor, Executor):
+            raise ArgumentTypeError(
+                "executor should be a concurrent.futures.Executor (a ProcessPoolExecutor, or a "
+                f"Dask client's get_executor()), not {shown(executor)}"
+            )
+        if jobs > 1:
+            raise ValueError(
+                f"choose one way to play in parallel: executor or jobs={jobs}, not both "
+                "(leave jobs at 1 when you give an executor)"
+            )
     jobs = usable_jobs(jobs)
     seed = whole(seed, "seed")
     top = max_run_seed(deals)
@@ -168,28 +234,32 @@ def simulate(
     names = bot_names(bots, players)
     show = deals >= _PROGRESS_FROM if progress is None else progress
     bar = _progress_bar(deals) if show else None
-    rows: list[tuple[Any, ...]] = []
+
+    def work(workers: int) -> list[_Job]:
+        size = _chunk_size(deals, workers)
+        return [(a, b, seed, players, names, rules) for a, b in _chunks(deals, size)]
+
+    rows: _Rows = []
     try:
-        if jobs == 1 or deals < 2:
+        if executor is not None:
+            rows = _play_on(executor, work(_WORKERS_GUESSED), bar)
+        elif jobs > 1 and deals >= 2:
+            from concurrent.futures import ProcessPoolExecutor  # loads multiprocessing
+
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                rows = _play_on(pool, work(jobs), bar)
+        else:
             for start, stop in _chunks(deals, 1):
                 rows.extend(_play_range((start, stop, seed, players, names, rules)))
                 if bar is not None:
                     bar.update(1)
-        else:
-            size = max(1, min(50, deals // (jobs * 4)))
-            work = [(a, b, seed, players, names, rules) for a, b in _chunks(deals, size)]
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for (start, stop, *_), chunk in zip(work, pool.map(_play_range, work), strict=True):
-                    rows.extend(chunk)
-                    if bar is not None:
-                        bar.update(stop - start)
     finally:
         if bar is not None:
             bar.close()
     return _frame(rows)
 
 
-def _frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+def _frame(rows: _Rows) -> pd.DataFrame:
     import pandas as pd
 
     frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))

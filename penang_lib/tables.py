@@ -150,7 +150,7 @@ def log_frame(deal: Deal, steps: int | None = None) -> pd.DataFrame:
 def scores_frame(deal: Deal) -> pd.DataFrame:
     """Each seat's count now: `seat`, `name`, `status`, `cards_left`, `count` (rule `scoring`)
     and `winner` (always False while the deal is being played)."""
-    winners = set(_deal(deal).winners())
+    winners = set(_deal(deal).winners)
     rows = [
         {
             "seat": seat,
@@ -174,8 +174,8 @@ def match_frame(match: Match) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
     finished = [d for d in match.deals if d.is_over]
     for number, deal in enumerate(finished, start=1):
-        scores = deal.scores()
-        winners = deal.winners()
+        scores = deal.scores
+        winners = deal.winners
         row: dict[str, Any] = {"deal": number, "dealer": names[deal.dealer]}
         for p, score in enumerate(scores):
             row[names[p]] = score
@@ -220,9 +220,9 @@ def dealer_reason(match: Match, deal: Deal, chosen: int) -> str:
         raise ValueError(f"this deal has {deal.players} players, the match {match.players}")
     chosen = whole(chosen, "chosen (the next dealer's seat)", 0, match.players - 1)
     who = names[chosen]
-    scores = deal.scores()
+    scores = deal.scores
     if match.rules.dealer_system is DealerSystem.WINNER:
-        tied = len(deal.winners()) > 1
+        tied = len(deal.winners) > 1
         base = f"{who} won the last deal, and with points recorded the winner deals"
     else:
         tied = scores.count(max(scores)) > 1

@@ -39,7 +39,16 @@ from penang_lib.meld_count import (
     nth_meld,
 )
 from penang_lib.melds import MAX_RUN, Kind, Meld
-from penang_lib.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
+from penang_lib.moves import (
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    LayOff,
+    LegalMoves,
+    MeldMove,
+    Move,
+    Swap,
+)
 from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from penang_lib.validate import ArgumentTypeError, flag, instance, shown, whole
 
@@ -243,7 +252,8 @@ class PlayerView:
         seat = deal.turn
         view.seat = seat
         view.players = deal.players
-        view.names = tuple(deal.names)
+        names = deal.names
+        view.names = names if names.__class__ is tuple else tuple(names)
         view.rules = deal.rules
         view.copies = deal.copies
         view.counts = deal.hands[seat]
@@ -308,7 +318,8 @@ class PlayerView:
     def count_melds(self) -> int:
         """How many distinct melds the hand can make."""
         if self._melds is None:
-            self._melds = count_melds(self.counts, self.rules, self.shape())
+            # The shape is only worked out when the count is not already known for this hand.
+            self._melds = count_melds(self.counts, self.rules, self._shape)
         return self._melds
 
     def melds(self) -> Iterator[Meld]:
@@ -413,7 +424,7 @@ class PlayerView:
         return self.count_melds() + len(lay) + len(swap) + (self.actions > 0)
 
     def nth_move(self, k: int) -> Move:
-        """Legal move number `k` (from 0) in the order of `legal_moves()`. A number past the
+        """Legal move number `k` (from 0) in the order of `legal_moves`. A number past the
         last move raises `IndexError`, as a list does."""
         if k.__class__ is not int:
             k = whole(k, "the move number")
@@ -426,7 +437,7 @@ class PlayerView:
             return forced
         melds = self.count_melds()
         if k < melds:
-            return MeldMove(nth_meld(self.counts, self.rules, k, self.shape()).cards)
+            return MeldMove.of_meld(nth_meld(self.counts, self.rules, k, self.shape()))
         k -= melds
         lay = self.lay_off_options()
         if k < len(lay):
@@ -442,7 +453,13 @@ class PlayerView:
             f"{shown(k + melds + len(lay))}"
         )
 
-    def legal_moves(self) -> Iterator[Move]:
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """Every distinct legal move from this view, as a lazy, live collection (`len`, `in`,
+        `any()`, iterating more than once), like `Deal.legal_moves`."""
+        return LegalMoves(self._iter_legal_moves, None, self.count_moves, name="view")
+
+    def _iter_legal_moves(self) -> Iterator[Move]:
         """Every distinct legal move, worked out from this view alone, lazily."""
         if self.over:
             return
@@ -451,7 +468,7 @@ class PlayerView:
             yield forced
             return
         for meld in self.melds():
-            yield MeldMove(meld.cards)
+            yield MeldMove.of_meld(meld)
         yield from self.lay_offs()
         yield from self.swaps()
         if self.actions:

@@ -1,4 +1,4 @@
-"""Random legal play for tests: finishes a deal with moves drawn from `legal_moves()`."""
+"""Random legal play for tests: finishes a deal with moves drawn from `legal_moves`."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def play_randomly(deal: Deal, seed: int, max_moves: int = 2000) -> Deal:
     for _ in range(max_moves):
         if deal.is_over:
             return deal
-        moves = list(itertools.islice(deal.legal_moves(), MOVE_SAMPLE))
+        moves = list(itertools.islice(deal.legal_moves, MOVE_SAMPLE))
         if EndTurn() in moves and rng.random() < 0.5:
             deal.push(EndTurn())
         else:

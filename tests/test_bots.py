@@ -79,8 +79,8 @@ def test_view_lists_exactly_the_engines_legal_moves(name: str, players: int) -> 
     for number, (deal, view) in enumerate(positions(name, players, range(6))):
         if number % 2:
             continue
-        engine = set(deal.legal_moves())
-        mine = list(view.legal_moves())
+        engine = set(deal.legal_moves)
+        mine = list(view.legal_moves)
         assert len(mine) == len(set(mine)), "the view lists a move twice"
         assert set(mine) == engine, f"seed {deal.seed} move {len(deal.move_stack)}"
         assert view.count_moves() == len(mine)
@@ -107,7 +107,7 @@ def test_view_matches_the_engine_under_house_rules(name: str, rules: Rules) -> N
         while not deal.is_over:
             view = PlayerView.of(deal)
             if len(deal.move_stack) % 3 == 0:
-                assert set(view.legal_moves()) == set(deal.legal_moves())
+                assert set(view.legal_moves) == set(deal.legal_moves)
             choice = bots[deal.turn].choose(view)
             assert deal.is_legal(choice.move)
             deal.push(choice.move)
@@ -121,11 +121,11 @@ def test_view_forced_moves() -> None:
     deal.push(MeldMove.of("5H 6H 7H"))
     view = PlayerView.of(deal)
     assert view.forced() == DeclareGame()
-    assert list(view.legal_moves()) == [DeclareGame()]
+    assert list(view.legal_moves) == [DeclareGame()]
     deal = prepared(["5H 6H 7H 2C", "2S 9D KC"], ["meld 5H 6H 7H", "end_turn"])
     view = PlayerView.of(deal)
     assert view.forced() == DeclareDead()
-    assert list(view.legal_moves()) == [DeclareDead()] == list(deal.legal_moves())
+    assert list(view.legal_moves) == [DeclareDead()] == list(deal.legal_moves)
 
 
 def test_view_swap_must_leave_an_action_at_the_start_of_a_turn() -> None:
@@ -141,7 +141,7 @@ def test_view_swap_must_leave_an_action_at_the_start_of_a_turn() -> None:
     view = PlayerView.of(deal)
     assert view.passport and view.swap_options() == []
     assert view.forced() == DeclareDead()
-    assert list(view.legal_moves()) == list(deal.legal_moves()) == [DeclareDead()]
+    assert list(view.legal_moves) == list(deal.legal_moves) == [DeclareDead()]
     # With a meld of nines in hand the swap leaves an action, and after an action a swap needs
     # nothing more: either way it is legal.
     deal = prepared(
@@ -153,7 +153,7 @@ def test_view_swap_must_leave_an_action_at_the_start_of_a_turn() -> None:
     deal.push(MeldMove.of("9D 9C 9S"))
     view = PlayerView.of(deal)
     assert view.swaps() == [seven]
-    assert set(view.legal_moves()) == set(deal.legal_moves())
+    assert set(view.legal_moves) == set(deal.legal_moves)
 
 
 def test_count_melds_and_nth_meld_match_iter_melds() -> None:
@@ -209,7 +209,7 @@ def test_bots_only_play_legal_moves(name: str, players: int) -> None:
             assert choice.why and "\n" not in choice.why
             deal.push(choice.move)
             kinds[choice.move.type] += 1
-        assert len(deal.winners()) >= 1
+        assert len(deal.winners) >= 1
     assert kinds["meld"] and kinds["lay_off"] and kinds["end_turn"] and kinds["dead"]
 
 
@@ -386,7 +386,7 @@ def test_greedy_goes_out_when_it_can() -> None:
     bot = GreedyBot()
     while not deal.is_over:
         deal.push(choose(bot, deal).move)
-    assert deal.winners() == [1]
+    assert deal.winners == [1]
 
 
 def test_random_bot_is_uniform_over_the_legal_moves() -> None:
@@ -395,7 +395,7 @@ def test_random_bot_is_uniform_over_the_legal_moves() -> None:
         ["meld 5H 6H 7H", "end_turn", "meld 2S 2D 2C", "end_turn", "meld 9C 9D 9S", "end_turn"],
     )
     view = PlayerView.of(deal)
-    legal = set(deal.legal_moves())
+    legal = set(deal.legal_moves)
     assert len(legal) == view.count_moves() >= 5
     bot = RandomBot(seed=3)
     draws = 400 * len(legal)
@@ -444,4 +444,4 @@ def test_a_bot_refuses_a_finished_deal() -> None:
     for name in BOT_NAMES:
         with pytest.raises(ValueError, match="over"):
             make_bot(name).choose(PlayerView.of(deal))
-    assert list(PlayerView.of(deal).legal_moves()) == []
+    assert list(PlayerView.of(deal).legal_moves) == []

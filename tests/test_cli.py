@@ -73,7 +73,7 @@ def test_deal_json_loads_back_as_the_record(capsys: Capture) -> None:
     deal = loads(out)
     expected = play_deal(8, 4, "careful,random")
     assert deal.state_key() == expected.state_key()
-    assert deal.is_over and deal.scores() == record["scores"]
+    assert deal.is_over and deal.scores == record["scores"]
 
 
 def test_deal_defaults_to_seed_zero_and_careful_bots(capsys: Capture) -> None:

@@ -88,7 +88,7 @@ def playing(deal: Deal) -> bool:
 
 
 def legal(deal: Deal) -> list[Move]:
-    return list(deal.legal_moves())
+    return list(deal.legal_moves)
 
 
 # -- the deck and the deal (rules deck, players, deal, dealer) ------------------------------------
@@ -529,7 +529,7 @@ def test_a_chain_of_swaps_keeps_the_player_alive() -> None:
     assert holds(deal, 0, "2C JK JK")
     refused(deal, EndTurn(), "turn")
     play(deal, "meld 2C JK@2 JK@2", "game")
-    assert deal.winners() == [0]
+    assert deal.winners == [0]
     assert deal.counts_now() == deal.counts_dealt()
 
 
@@ -583,9 +583,9 @@ def test_game_mid_turn() -> None:
     assert events[0].player == 0
     assert deal.phase is Phase.OVER
     assert deal.status[0] is Status.OUT
-    assert deal.winners() == [0]
-    assert deal.scores() == [0, 15 + 10 + 5 + 20, 12]
-    assert deal.scores()[1] == deadwood_points("AS KS 5D JK")
+    assert deal.winners == [0]
+    assert deal.scores == [0, 15 + 10 + 5 + 20, 12]
+    assert deal.scores[1] == deadwood_points("AS KS 5D JK")
     assert events[-1].counts == (0, 50, 12)
     assert legal(deal) == []
 
@@ -604,8 +604,8 @@ def test_game_on_the_passport_meld() -> None:
     assert rule_ids(events) == ["passport", "run"]
     assert legal(deal) == [DeclareGame()]
     play(deal, "game")
-    assert deal.winners() == [0]
-    assert deal.scores() == [0, 14]
+    assert deal.winners == [0]
+    assert deal.scores == [0, 14]
 
 
 # -- the end of a deal (rule end) and scoring ---------------------------------------------------
@@ -618,22 +618,22 @@ def test_all_dead_ends_the_deal() -> None:
     last = play(deal, "dead")
     assert rule_ids(last) == ["dead.passport", "end", "scoring"]
     assert deal.phase is Phase.OVER
-    assert deal.scores() == [7, 13]
+    assert deal.scores == [7, 13]
     assert last[-1].counts == (7, 13)
-    assert deal.winners() == [0]
+    assert deal.winners == [0]
 
 
 def test_tied_counts_share_the_win() -> None:
     deal = prepared("2C 5D", "3C 4H", "KS AD")
     play(deal, "dead", "dead", "dead")
     assert deal.phase is Phase.OVER
-    assert deal.scores() == [7, 7, 25]
-    assert deal.winners() == [0, 1]
+    assert deal.scores == [7, 7, 25]
+    assert deal.winners == [0, 1]
 
 
 def test_winners_empty_while_playing() -> None:
     deal = Deal(players=4, seed=1)
-    assert deal.winners() == []
+    assert deal.winners == []
 
 
 def _survivor_hands() -> tuple[str, str, str]:
@@ -649,8 +649,8 @@ def test_one_alive_house_rule_ends_the_deal() -> None:
     assert rule_ids(events) == ["dead.passport", "end", "scoring"]
     assert deal.phase is Phase.OVER
     assert deal.status[0] is Status.ALIVE
-    assert deal.scores() == [5 + 6 + 7 + 9, 24, 26]
-    assert deal.winners() == [1]
+    assert deal.scores == [5 + 6 + 7 + 9, 24, 26]
+    assert deal.winners == [1]
     refused(deal, LayOff(0, Card.parse("5H")), "end")
 
 
@@ -660,8 +660,8 @@ def test_one_alive_winner_is_the_lowest_count_among_the_dead() -> None:
     deal = prepared("2H 3H 4H 5H", "KC 5D 9S", "QC 6D 10S", rules=rules)
     play(deal, "meld 2H 3H 4H", "end_turn", "dead", "dead")
     assert deal.phase is Phase.OVER and deal.status[0] is Status.ALIVE
-    assert deal.scores() == [5, 24, 26]
-    assert deal.winners() == [1]
+    assert deal.scores == [5, 24, 26]
+    assert deal.winners == [1]
 
 
 def test_lone_survivor_keeps_taking_turns_by_default() -> None:
@@ -682,8 +682,8 @@ def test_lone_survivor_keeps_taking_turns_by_default() -> None:
     events = play(deal, "dead")
     assert rule_ids(events) == ["dead", "end", "scoring"]
     assert deal.phase is Phase.OVER
-    assert deal.scores() == [9, 24, 26]
-    assert deal.winners() == [0]
+    assert deal.scores == [9, 24, 26]
+    assert deal.winners == [0]
 
 
 def test_lone_survivor_can_go_out() -> None:
@@ -691,8 +691,8 @@ def test_lone_survivor_can_go_out() -> None:
     play(deal, "meld 2H 3H 4H", "end_turn", "dead")
     assert deal.turn == 0
     play(deal, "lay_off 0 5H", "game")
-    assert deal.winners() == [0]
-    assert deal.scores() == [0, 24]
+    assert deal.winners == [0]
+    assert deal.scores == [0, 24]
 
 
 def test_moves_after_the_end_are_refused() -> None:
@@ -792,7 +792,7 @@ def test_illegal_meld_names_its_rule() -> None:
 
 def test_legal_moves_lists_each_move_once() -> None:
     # A to K in one suit with a single ace: the ace can be read low (A..K) or high (2..K A), but it
-    # is one and the same move, and legal_moves() should list it once.
+    # is one and the same move, and legal_moves should list it once.
     deal = prepared("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD", "2S 3S 4S")
     moves = legal(deal)
     assert MeldMove.of("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD") in moves
@@ -820,7 +820,7 @@ def test_prepared_deal_round_for_each_table_size(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_seeded_deal_for_each_table_size_has_legal_moves(players: int) -> None:
     deal = Deal(players=players, seed=2024)
-    first = next(deal.legal_moves())
+    first = next(iter(deal.legal_moves))
     assert deal.is_legal(first)
     deal.push(first)
     assert deal.counts_now() == deal.counts_dealt()
@@ -861,7 +861,7 @@ def test_events_name_rule_ids() -> None:
     scoring = deal.events[-1]
     assert scoring.rule == "scoring"
     assert scoring.counts == (4, 3, 26)
-    assert deal.winners() == [1]
+    assert deal.winners == [1]
 
 
 def test_every_event_rule_is_in_the_rule_book() -> None:
@@ -882,7 +882,7 @@ def test_pop_undoes_a_game() -> None:
     assert deal.state_key() == key
     assert deal.events == events
     assert playing(deal)
-    assert deal.winners() == []
+    assert deal.winners == []
     assert deal.pop() == LayOff(0, Card.parse("10H"))
     assert str(deal.table[0]) == "7H 8H 9H"
     deal.pop()

@@ -263,7 +263,7 @@ def test_cached_file_is_whole_and_current(small: dict[str, Any]) -> None:
         seed = lab.table_seed(lab.DEFAULT_SEED, t.name)
         assert spec["seed"] == seed and spec["players"] == t.players
         deal = play_deal(deal_seed(seed, 0), t.players, t.bots)
-        assert spec["first_scores"] == deal.scores(), f"stale (bots changed?): {lab.COMMAND}"
+        assert spec["first_scores"] == deal.scores, f"stale (bots changed?): {lab.COMMAND}"
     deals = lab.DEFAULT_DEALS
     assert data["nobody_out"]["by_bots"]["careful"]["deals"] == deals
     assert data["bots"]["deals"] == deals

@@ -44,9 +44,9 @@ def test_a_match_adds_counts_and_moves_the_dealer(system: DealerSystem) -> None:
         deal = match.new_deal()
         if number:
             last = match.deals[-2]
-            scores = last.scores()
+            scores = last.scores
             if system is DealerSystem.WINNER:
-                assert deal.dealer in last.winners()
+                assert deal.dealer in last.winners
             else:
                 assert scores[deal.dealer] == max(scores)
             # Among tied candidates, the nearest clockwise from the last dealer's left deals.
@@ -54,16 +54,14 @@ def test_a_match_adds_counts_and_moves_the_dealer(system: DealerSystem) -> None:
                 p
                 for p in range(4)
                 if (
-                    p in last.winners()
-                    if system is DealerSystem.WINNER
-                    else scores[p] == max(scores)
+                    p in last.winners if system is DealerSystem.WINNER else scores[p] == max(scores)
                 )
             ]
             order = [(last.dealer + step) % 4 for step in range(1, 5)]
             assert deal.dealer == next(p for p in order if p in tied)
         play_randomly(deal, number)
     assert match.is_over
-    assert match.totals == [sum(d.scores()[p] for d in match.deals) for p in range(4)]
+    assert match.totals == [sum(d.scores[p] for d in match.deals) for p in range(4)]
     assert match.winners() == [p for p in range(4) if match.totals[p] == min(match.totals)]
 
 

@@ -39,7 +39,7 @@ from penang_lib.moves import Move
 MAX_MOVES = 1500
 """No deal needs this many pushes: every action sheds a card, and swaps are bounded by jokers."""
 SAMPLE = 200
-"""How many moves to take from `legal_moves()` (a hand with jokers has thousands of melds)."""
+"""How many moves to take from `legal_moves` (a hand with jokers has thousands of melds)."""
 SMALL = 2000
 """Below this many legal moves, the whole list is compared with `is_legal`."""
 
@@ -54,7 +54,7 @@ def new_deal(seed: int, players: int, jokers: int) -> Deal:
 
 def choose(deal: Deal, rng: random.Random) -> Move:
     """A random legal move, ending the turn half the time it may, so that deals finish."""
-    moves = list(islice(deal.legal_moves(), SAMPLE))
+    moves = list(islice(deal.legal_moves, SAMPLE))
     assert moves, f"no legal move in a deal that is not over:\n{deal}"
     if EndTurn() in moves and rng.random() < 0.5:
         return EndTurn()
@@ -174,16 +174,16 @@ def test_random_play_keeps_every_card_and_a_legal_table(
             verdict = check_meld(str(meld), meld_rules)
             assert verdict.ok, f"{meld}: {verdict.reason}"
             assert verdict.kind == meld.kind.value
-        for move in islice(d.legal_moves(), SAMPLE):
+        for move in islice(d.legal_moves, SAMPLE):
             assert d.is_legal(move), f"{move}: {d.explain_illegal(move)}"
 
     moves = walk(deal, random.Random(seed), visit)
     assert moves > 0
     assert deal.phase is Phase.OVER
     assert deal.counts_now() == dealt
-    winners = deal.winners()
+    winners = deal.winners
     assert winners
-    scores = deal.scores()
+    scores = deal.scores
     out = [p for p in range(players) if deal.status[p] is Status.OUT]
     if out:
         assert winners == out
@@ -198,7 +198,7 @@ def test_random_play_keeps_every_card_and_a_legal_table(
     assert [e.rule for e in deal.events[-2:]] == ["end", "scoring"]
     assert deal.events[-1].counts == tuple(scores)
     assert {e.rule for e in deal.events} <= set(RULE_BOOK)
-    assert list(deal.legal_moves()) == []
+    assert list(deal.legal_moves) == []
 
 
 # -- undo --------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_pop_restores_the_exact_state(seed: int, players: int, jokers: int) -> N
         assert len(history) < MAX_MOVES
         key = deal.state_key()
         events = deal.events
-        upcoming = list(islice(deal.legal_moves(), 20))
+        upcoming = list(islice(deal.legal_moves, 20))
         move = choose(deal, rng)
         pushed = deal.push(move)
         after = deal.state_key()
@@ -221,7 +221,7 @@ def test_pop_restores_the_exact_state(seed: int, players: int, jokers: int) -> N
         assert deal.pop() == move
         assert deal.state_key() == key
         assert deal.events == events
-        assert list(islice(deal.legal_moves(), 20)) == upcoming
+        assert list(islice(deal.legal_moves, 20)) == upcoming
         assert deal.push(move) == pushed
         assert deal.state_key() == after
         history.append(key)
@@ -245,7 +245,7 @@ def test_rejected_push_changes_nothing(seed: int, players: int, jokers: int) -> 
     tried = {"legal": 0, "illegal": 0}
 
     def visit(d: Deal) -> None:
-        legal = list(islice(d.legal_moves(), SAMPLE))
+        legal = list(islice(d.legal_moves, SAMPLE))
         tries: list[tuple[Move, int | None]] = [(m, None) for m in candidates(d, rng, legal)]
         if d.players > 1:
             other = (d.turn + rng.randrange(1, d.players)) % d.players
@@ -292,7 +292,7 @@ def test_is_legal_agrees_with_legal_moves(seed: int, players: int, jokers: int) 
     compared = {"small": 0, "legal": 0, "joker": 0}
 
     def visit(d: Deal) -> None:
-        listed = list(islice(d.legal_moves(), SMALL))
+        listed = list(islice(d.legal_moves, SMALL))
         if len(listed) >= SMALL:
             return
         compared["small"] += 1
@@ -301,7 +301,7 @@ def test_is_legal_agrees_with_legal_moves(seed: int, players: int, jokers: int) 
             assert d.is_legal(move), f"{move}: {d.explain_illegal(move)}"
         for move in candidates(d, rng, listed):
             if has_plain_joker(move):
-                # legal_moves() spells each joker out (JK@7H); a plain JK that is_legal accepts
+                # legal_moves spells each joker out (JK@7H); a plain JK that is_legal accepts
                 # must do the same as one of the listed moves.
                 if d.is_legal(move):
                     compared["joker"] += 1
@@ -315,7 +315,7 @@ def test_is_legal_agrees_with_legal_moves(seed: int, players: int, jokers: int) 
             legal = d.is_legal(move)
             compared["legal"] += legal
             assert legal == (move in every), (
-                f"is_legal({move}) is {legal} but legal_moves() "
+                f"is_legal({move}) is {legal} but legal_moves "
                 f"{'omits' if legal else 'lists'} it: {d.explain_illegal(move)}"
             )
 
@@ -335,14 +335,14 @@ def test_copy_is_independent(seed: int, players: int, jokers: int) -> None:
             return
         key = d.state_key()
         events = d.events
-        upcoming = list(islice(d.legal_moves(), 20))
+        upcoming = list(islice(d.legal_moves, 20))
         twin = d.copy()
         assert twin.state_key() == key
         assert twin.events == events
         twin.push(choose(twin, rng))
         assert d.state_key() == key
         assert d.events == events
-        assert list(islice(d.legal_moves(), 20)) == upcoming
+        assert list(islice(d.legal_moves, 20)) == upcoming
         twin_key = twin.state_key()
         d.push(choose(d, rng))
         assert twin.state_key() == twin_key

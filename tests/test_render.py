@@ -67,7 +67,7 @@ def test_events_show_the_engines_sentence_after_their_badge() -> None:
 def test_scores_mark_the_winner() -> None:
     deal = play_deal(3)
     html = scores_html(scores_frame(deal))
-    assert html.count("wins") == len(deal.winners())
+    assert html.count("wins") == len(deal.winners)
 
 
 def test_one_stylesheet_styles_cards_by_class() -> None:

@@ -38,10 +38,10 @@ def test_rows_match_the_deal_played_again() -> None:
     for index in range(5):
         deal = play_deal(deal_seed(9, index), 4, ["random", "careful"])
         rows = frame[frame["deal"] == index]
-        assert list(rows["count"]) == deal.scores()
+        assert list(rows["count"]) == deal.scores
         assert list(rows["cards_left"]) == [deal.hand_size(p) for p in range(4)]
         assert list(rows["turns"]) == deal.turns
-        assert list(rows["won"]) == [p in deal.winners() for p in range(4)]
+        assert list(rows["won"]) == [p in deal.winners for p in range(4)]
         for p, (_, row) in enumerate(rows.iterrows()):
             dead = deal.status[p] in (Status.DEAD, Status.DEAD_PASSPORT)
             assert row["turns_alive"] == deal.turns[p] - dead

@@ -116,8 +116,8 @@ def test_turn_numbers_grow_by_one_after_each_turn_change(finished: Deal) -> None
 def test_scores_frame_agrees_with_the_deal(finished: Deal) -> None:
     frame = scores_frame(finished)
     assert tuple(frame.columns) == SCORE_COLUMNS
-    assert list(frame["count"]) == finished.scores()
-    assert [s for s in frame["seat"] if frame["winner"][s]] == finished.winners()
+    assert list(frame["count"]) == finished.scores
+    assert [s for s in frame["seat"] if frame["winner"][s]] == finished.winners
     assert not scores_frame(Deal(players=4, seed=2))["winner"].any()
 
 
@@ -168,7 +168,7 @@ def test_match_frame_adds_up_and_names_the_next_dealer(system: DealerSystem) -> 
     names = list(match.deals[0].names)
     assert list(frame["deal"]) == [1, 2, 3]
     for p, name in enumerate(names):
-        assert list(frame[name]) == [d.scores()[p] for d in match.deals]
+        assert list(frame[name]) == [d.scores[p] for d in match.deals]
         assert frame[f"{name} total"].iloc[-1] == match.totals[p]
     for k in range(2):
         assert frame["next_dealer"][k] == names[match.deals[k + 1].dealer]

@@ -223,7 +223,7 @@ def test_a_bot_moving_first_waits_for_a_click():
 def test_a_due_dead_is_announced_and_played_with_one_click():
     table = PlayTable(deal=Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1))
     deal = table.deal
-    assert list(deal.legal_moves()) == [DeclareDead()]
+    assert list(deal.legal_moves) == [DeclareDead()]
     verdict = deal.can_play()
     assert verdict.rule == "dead.passport"
     assert verdict.reason in text(table.message.value)
@@ -238,7 +238,7 @@ def test_a_due_dead_is_announced_and_played_with_one_click():
     assert deal.is_over
     assert table.scores.layout.display != "none"
     assert "scoring" in table.scores.value
-    winners = [deal.names[w] for w in deal.winners()]
+    winners = [deal.names[w] for w in deal.winners]
     assert all(name in text(table.status.value) for name in winners)
     assert all(table.buttons[n].disabled for n in (*ACTION_BUTTONS, *BOT_BUTTONS))
     assert not table.buttons["New deal"].disabled
@@ -253,7 +253,7 @@ def test_an_empty_hand_calls_game():
     err = table.deal.explain_illegal(EndTurn())
     assert err is not None and err.reason in text(table.message.value)
     table.buttons["Call Game"].click()
-    assert table.deal.is_over and table.deal.winners() == [0]
+    assert table.deal.is_over and table.deal.winners == [0]
     assert "game" in rules_shown(table)
 
 

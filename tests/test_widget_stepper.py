@@ -90,7 +90,7 @@ def test_first_last_and_the_slider_agree_with_the_move_stack() -> None:
     assert stepper.buttons["Next"].disabled and stepper.buttons["Last"].disabled
     assert not stepper.buttons["First"].disabled
     assert stepper.scores.layout.display == "block"
-    for seat in full.winners():
+    for seat in full.winners:
         assert html.escape(full.names[seat]) in stepper.scores.value
     assert "the deal is over" in stepper.status.value
 
@@ -156,7 +156,7 @@ def test_a_record_can_be_stepped() -> None:
     stepper = DealStepper(loads(dumps(full)))
     assert stepper.steps == len(full.move_stack)
     stepper.buttons["Last"].click()
-    assert stepper.deal.scores() == full.scores()
+    assert stepper.deal.scores == full.scores
     assert stepper.deal.move_stack == full.move_stack
 
 

@@ -447,7 +447,7 @@ class PlayTable(KitWidget):
         """The learner's only legal move when it is Dead or Game, else None."""
         if not self._my_turn():
             return None
-        first = list(itertools.islice(self.deal.legal_moves(), 2))
+        first = list(itertools.islice(self.deal.legal_moves, 2))
         if first == [DeclareDead()] or first == [DeclareGame()]:
             return first[0]
         return None
@@ -533,7 +533,7 @@ class PlayTable(KitWidget):
         deal = self.deal
         me = self.seat
         if deal.is_over:
-            winners = " and ".join(deal.names[w] for w in deal.winners())
+            winners = " and ".join(deal.names[w] for w in deal.winners)
             head = f"The deal is over after {deal.turn_number} turns. Won by {winners}."
         elif mine:
             head = f"Your turn ({deal.names[me]}), turn {deal.turn_number}."

@@ -394,7 +394,7 @@ class DealStepper(KitWidget):
         if k == 0:
             parts.append("the deal as dealt")
         if working.is_over:
-            winners = [names[w] for w in working.winners()]
+            winners = [names[w] for w in working.winners]
             verb = "share the win" if len(winners) > 1 else "wins"
             parts.append("the deal is over")
             parts.append(f"{esc(_names_text(winners))} {verb}")

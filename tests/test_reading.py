@@ -1,0 +1,113 @@
+"""A meld move that carries its reading (`MeldMove.of_meld`) is pushed without a second search,
+and means exactly what the same move without a reading means: same table, same events, same
+refusals. A reading that is not the one the search would give is never trusted."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from penang_lib import Deal, IllegalMove, MeldMove, Rules, parse_cards
+from penang_lib.bots import play_deal
+from penang_lib.melds import Kind, Meld, run_readings, set_readings
+
+
+def _meld_positions(count: int) -> list[Deal]:
+    """Positions of seeded bot deals where the player to move can meld."""
+    rng = random.Random(5)
+    out = []
+    for seed in range(count):
+        played = play_deal(seed, 4, ["random"])
+        replay = Deal(players=4, seed=seed)
+        for move in played.move_stack:
+            if isinstance(move, MeldMove) and rng.random() < 0.5:
+                out.append(replay.copy())
+            replay.push(move)
+    return out
+
+
+def test_a_carried_reading_means_what_the_plain_move_means() -> None:
+    checked = 0
+    for deal in _meld_positions(12):
+        melds = [m for m in deal.legal_moves if isinstance(m, MeldMove)][:15]
+        for move in melds:
+            plain = MeldMove(move.cards)
+            assert "_reading" in move.__dict__ and "_reading" not in plain.__dict__
+            assert move == plain and hash(move) == hash(plain)
+            one, two = deal.copy(), deal.copy()
+            assert one.push(move) == two.push(plain)
+            assert one == two and one.table == two.table
+            checked += 1
+    assert checked > 100
+
+
+def test_every_reading_the_engine_makes_is_the_one_the_search_gives() -> None:
+    for deal in _meld_positions(6):
+        for move in deal.legal_moves:
+            if not isinstance(move, MeldMove):
+                continue
+            reading = move.__dict__["_reading"]
+            allow = deal.rules.all_joker_melds
+            found = [*set_readings(move.cards, allow), *run_readings(move.cards, allow)]
+            assert found[0] == reading
+
+
+def _deal_with(hand: str, rules: Rules | None = None) -> Deal:
+    return Deal(hands=[hand, "2S 3S 9D"], rules=rules, dealer=1)  # seat 0 moves first
+
+
+def test_a_forged_reading_is_checked_like_any_move() -> None:
+    deal = _deal_with("5H 9C KD 7S 8S")
+    forged = Meld(Kind.RUN, tuple(parse_cards("5H 9C KD")), 5, "H")
+    move = MeldMove.of_meld(forged)
+    before = deal.copy()
+    with pytest.raises(IllegalMove) as carried:
+        deal.push(move)
+    with pytest.raises(IllegalMove) as plain:
+        deal.push(MeldMove(move.cards))
+    assert (carried.value.rule, carried.value.reason) == (plain.value.rule, plain.value.reason)
+    assert deal == before and deal.move_stack == []
+
+
+def test_a_reading_of_cards_not_in_the_hand_is_refused() -> None:
+    deal = _deal_with("5H 6H 8H 9S")
+    move = MeldMove.of_meld(Meld.run("H", 5, parse_cards("5H 6H 7H")))
+    with pytest.raises(IllegalMove) as error:
+        deal.push(move)
+    assert error.value.rule == "meld" and "7♥" in error.value.reason
+    assert deal.move_stack == []
+
+
+def test_a_meld_of_jokers_alone_is_trusted_only_where_the_rules_allow_it() -> None:
+    jokers = Meld.set_of(9, parse_cards("JK JK JK"))
+    strict = Rules(all_joker_melds=False)
+    deal = _deal_with("JK JK JK 4C", strict)
+    with pytest.raises(IllegalMove):
+        deal.push(MeldMove.of_meld(jokers))
+    assert deal.move_stack == []
+    loose = _deal_with("JK JK JK 4C", Rules(all_joker_melds=True))
+    loose.push(MeldMove.of_meld(jokers))
+    assert loose.table[0].cards == jokers.cards
+
+
+def test_a_thirteen_card_run_with_one_ace_is_read_by_the_search() -> None:
+    # 2 to K and an ace: the cards read from the low ace and to the high ace alike; the
+    # pushed meld is the one the search picks, whichever reading the move carried.
+    hand = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 4C"
+    cards = parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH")
+    readings = run_readings(cards)
+    assert len(readings) == 2
+    results = []
+    for reading in readings:
+        deal = _deal_with(hand)
+        deal.push(MeldMove.of_meld(reading))
+        results.append(deal.table[0])
+    plain = _deal_with(hand)
+    plain.push(MeldMove(tuple(cards)))
+    assert results == [plain.table[0], plain.table[0]]
+
+
+def test_of_meld_takes_a_meld() -> None:
+    with pytest.raises(TypeError, match="of_meld takes a Meld"):
+        MeldMove.of_meld("5H 6H 7H")  # type: ignore[arg-type]
