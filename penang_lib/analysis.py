@@ -109,19 +109,20 @@ def _iter_runs(counts: Counts, s: int, rules: Rules) -> Iterator[Meld]:
             if high - low < 2 or (low, high) == (2, MAX_RUN):
                 # 2..A high holds the same thirteen ranks as A..K: one move, listed once.
                 continue
-            usable = [p for p in range(low, high + 1) if have[p]]
-            if low == 1 and high == MAX_RUN and aces == 1:
-                choices = [usable[:-1], usable[1:]]  # one ace: low or high, not both
-            else:
-                choices = [usable]
-            for chosen in choices:
-                spare = jokers - (high - low + 1 - len(chosen))
-                if spare < 0:
-                    continue
+            chosen = [p for p in range(low, high + 1) if have[p]]
+            ends = low == 1 and high == MAX_RUN  # both ends are aces: A 2 ... K A
+            if ends and aces == 1:
+                # One ace: it is the low one. A joker standing for the other ace makes the same
+                # cards at either end, so the high-ace reading would repeat the move.
+                chosen = chosen[:-1]
+            spare = jokers - (high - low + 1 - len(chosen))
+            if spare >= 0:
                 for extra in range(min(spare, len(chosen)) + 1):
                     if extra == len(chosen) and not rules.all_joker_melds:
                         continue
                     for as_joker in combinations(chosen, extra):
+                        if ends and aces > 1 and MAX_RUN in as_joker and 1 not in as_joker:
+                            continue  # the same cards as the low ace made the joker
                         keep = set(chosen).difference(as_joker)
                         row = tuple(
                             cards[p] if p in keep else stand_ins[p] for p in range(low, high + 1)

@@ -189,8 +189,9 @@ def _trusted_reading(meld: object, allow_all_jokers: bool) -> bool:
     of its cards gives, checked card by card (cheaper than the search): a set of one rank with
     its naturals in suit order and its jokers noted with the rank, or a run whose every card,
     natural or noted joker, is the card of its place. A 13-card run holding one ace reads both
-    from the low and to the high ace: the search decides between the two, as for any meld
-    without a reading. Melds of jokers alone only where the rules allow them."""
+    from the low and to the high ace, and a 14-card run can hold its joker at either ace: the
+    search decides, as for any meld without a reading. Melds of jokers alone only where the
+    rules allow them."""
     if not isinstance(meld, Meld) or meld.__class__ is not Meld:
         return False
     cards = meld.cards
@@ -220,7 +221,7 @@ def _trusted_reading(meld: object, allow_all_jokers: bool) -> bool:
         suit = meld.suit
         if suit not in SUITS or len(suit) != 1 or low < 1 or low + size - 1 > MAX_RUN:
             return False
-        if size == 13 and (low == 1 or low == 2):
+        if size >= 13 and (low == 1 or low == 2):
             return False
         rank = low
         for card in cards:
@@ -690,16 +691,10 @@ class Deal:
         if self.actions == 0 and self._action() is None:
             yield DeclareDead()
             return
-        # A run from ace to ace holds two aces, and which of them a joker stands for does not
-        # change the meld: the search can find it twice. Only such runs are checked for repeats.
-        longest: set[MeldMove] = set()
+        # The search lists each meld move once (a run from ace to ace, where a joker could
+        # stand for either ace, included: see analysis._iter_runs).
         for meld in analysis.unchecked_iter_melds(hand, self.rules):
-            move = MeldMove.of_meld(meld)
-            if len(meld.cards) == MAX_RUN:
-                if move in longest:
-                    continue
-                longest.add(move)
-            yield move
+            yield MeldMove.of_meld(meld)
         if not self.passport[me]:
             return
         # Lay-offs found on the hand's own cards are legal as they stand (the passport is made,

@@ -92,21 +92,25 @@ def _set_blocks(
 
 
 @lru_cache(maxsize=1024)
-def _one_ace_runs(
-    usable: tuple[int, ...], jokers: int, all_jokers: bool
+def _ace_to_ace_runs(
+    usable: tuple[int, ...], aces: int, jokers: int, all_jokers: bool
 ) -> tuple[tuple[int, ...], ...]:
-    """The A-to-A runs of a suit with one ace (positions 1 and 14 both in `usable`): the ace is
-    the low or the high one, never both. Each distinct set of natural positions once."""
-    seen: dict[tuple[int, ...], None] = {}
-    # Twin of the one-ace `choices` loop in analysis._iter_runs.
-    for chosen in (usable[:-1], usable[1:]):
-        spare = jokers - (MAX_RUN - len(chosen))
-        for extra in range(min(spare, len(chosen)) + 1):
-            for as_joker in combinations(chosen, extra):
-                natural = tuple(p for p in chosen if p not in as_joker)
-                if natural or all_jokers:
-                    seen.setdefault(natural)
-    return tuple(seen)
+    """The A-to-A runs of a suit (positions 1 and 14 both in `usable`), as the natural positions
+    of each, one per distinct meld move. Both ends are aces, so an ace and a joker standing for
+    the other ace are the same cards whichever end the joker takes: with one ace it is the low
+    one; with two, the high ace becomes the joker only when the low one does too."""
+    chosen = usable[:-1] if aces == 1 else usable
+    spare = jokers - (MAX_RUN - len(chosen))
+    out = []
+    # Twin of the A-to-A case of the window loop in analysis._iter_runs.
+    for extra in range(min(spare, len(chosen)) + 1):
+        for as_joker in combinations(chosen, extra):
+            if aces > 1 and MAX_RUN in as_joker and 1 not in as_joker:
+                continue
+            natural = tuple(p for p in chosen if p not in as_joker)
+            if natural or all_jokers:
+                out.append(natural)
+    return tuple(out)
 
 
 _RunBlock = tuple[int, int, int, tuple[int, ...], int]
@@ -133,8 +137,8 @@ def _run_blocks(mask: int, aces: int, jokers: int, all_jokers: bool) -> tuple[_R
             if high - low < 2 or (low, high) == (2, MAX_RUN):
                 continue  # 2 to high A holds the ranks of A to K: the same meld move
             usable = tuple(p for p in range(low, high + 1) if have[p])
-            if low == 1 and high == MAX_RUN and aces == 1:
-                for natural in _one_ace_runs(usable, jokers, all_jokers):
+            if low == 1 and high == MAX_RUN:
+                for natural in _ace_to_ace_runs(usable, aces, jokers, all_jokers):
                     blocks.append((1, low, high, natural, -1))
                 continue
             spare = jokers - missing
@@ -185,9 +189,9 @@ def _run_count(mask: int, aces: int, jokers: int, all_jokers: bool) -> int:
                     break
             if high - low < 2 or (low, high) == (1, MAX_RUN - 1):
                 continue  # 2 to high A holds the ranks of A to K: the same meld move
-            if high == MAX_RUN - 1 and low == 0 and aces == 1:
+            if high == MAX_RUN - 1 and low == 0:
                 usable = tuple(p + 1 for p in range(MAX_RUN) if m >> p & 1)
-                total += len(_one_ace_runs(usable, jokers, all_jokers))
+                total += len(_ace_to_ace_runs(usable, aces, jokers, all_jokers))
                 continue
             total += ways[held][min(jokers - missing, MAX_RUN)]
     return total

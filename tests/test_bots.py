@@ -445,3 +445,20 @@ def test_a_bot_refuses_a_finished_deal() -> None:
         with pytest.raises(ValueError, match="over"):
             make_bot(name).choose(PlayerView.of(deal))
     assert list(PlayerView.of(deal).legal_moves) == []
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK 5S 5C 5D",
+        "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK JK 5S",
+        "AH AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK JK",
+    ],
+)
+def test_the_view_lists_each_ace_to_ace_move_once(hand: str) -> None:
+    deal = Deal(hands=[hand, "2S 3S 9D"], rules=Rules(jokers=8), dealer=1)
+    view = PlayerView.of(deal)
+    listed = list(view.legal_moves)
+    assert len(listed) == len(set(listed)) == view.count_moves() == len(view.legal_moves)
+    assert set(listed) == set(deal.legal_moves)
+    assert [view.nth_move(k) for k in range(len(listed))] == listed
