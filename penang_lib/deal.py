@@ -39,6 +39,7 @@ from penang_lib.checks import (
     unchecked_counts_points,
 )
 from penang_lib.events import Event
+from penang_lib.meld_count import hand_shape, has_meld
 from penang_lib.melds import MAX_RUN, Kind, Meld, run_readings, set_readings
 from penang_lib.moves import (
     DeclareDead,
@@ -54,6 +55,7 @@ from penang_lib.moves import (
     parse_move,
 )
 from penang_lib.rules import EndCondition, Rules
+from penang_lib.table_index import TableInfo, table_info
 from penang_lib.validate import ArgumentTypeError, shown, whole
 from penang_lib.validate import seed as check_seed
 
@@ -326,6 +328,8 @@ class Deal:
         self.stock: Counts = to_counts(stock)
         self.hands: list[Counts] = list(self.initial_hands)
         self.table: list[Meld] = []
+        self.table_infos: list[TableInfo] = []
+        """What each table meld takes (lay-offs, swaps), kept up to date with `table`."""
         self.owners: list[int] = []
         self.passport = [False] * players
         self.status = [Status.ALIVE] * players
@@ -469,6 +473,27 @@ class Deal:
             )
         return self._action_cache[key]
 
+    def _can_act(self) -> bool:
+        """Whether the player to move can still meld or lay off, swaps included: the same answer
+        as `_action() is not None`, from bit masks of the hand and the table index, with the
+        whole search only when a swap might be needed first (rules `dead`, `dead.passport`)."""
+        me = self.turn
+        hand = self.hands[me]
+        if has_meld(hand, self.rules):
+            return True
+        if not self.passport[me]:
+            return False
+        masks = hand_shape(hand)[0]
+        held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+        jokers = hand[JOKER_INDEX]
+        swap = False
+        for info in self.table_infos:
+            if info.accept_mask & held or (jokers and info.joker_cards):
+                return True
+            if info.swap_mask & held:
+                swap = True
+        return swap and self._action() is not None
+
     def can_play(self) -> Verdict:
         """Can the player to move meld or lay off, swaps included? (rules `dead`, `passport`)"""
         return unchecked_action_verdict(
@@ -557,8 +582,7 @@ class Deal:
                 raise IllegalMove(
                     "dead", f"{name} has already played this turn: end the turn instead of dying."
                 )
-            action = self._action()
-            if action is not None:
+            if self._can_act():
                 raise IllegalMove(
                     "dead",
                     f"{name} can still play, and a player who can act may not declare Dead. "
@@ -688,7 +712,7 @@ class Deal:
         if sum(hand) == 0:
             yield DeclareGame()
             return
-        if self.actions == 0 and self._action() is None:
+        if self.actions == 0 and not self._can_act():
             yield DeclareDead()
             return
         # The search lists each meld move once (a run from ace to ace, where a joker could
@@ -736,6 +760,7 @@ class Deal:
             assert result is not None
             self._take(me, result.physical)
             self.table.append(result)
+            self.table_infos.append(table_info(result))
             self.owners.append(me)
             target = len(self.table) - 1
             if not self.passport[me]:
@@ -772,6 +797,7 @@ class Deal:
                     placed = noted_joker(result.low)
             self._take(me, [move.card.plain])
             self.table[move.target] = result
+            self.table_infos[move.target] = table_info(result)
             events.append(Event("lay-off", me, (placed,), result, move.target, before, before - 1))
             self.actions += 1
         elif isinstance(move, Swap):
@@ -780,6 +806,7 @@ class Deal:
             self._take(me, [move.card])
             self._give(me, JOKER)
             self.table[move.target] = result
+            self.table_infos[move.target] = table_info(result)
             stood = next(
                 (
                     c
@@ -840,6 +867,7 @@ class Deal:
         snap = self._undo.pop()
         self.hands = list(snap.hands)
         self.table = list(snap.table)
+        self.table_infos = [table_info(meld) for meld in self.table]
         self.owners = list(snap.owners)
         self.passport = list(snap.passport)
         self.status = list(snap.status)
@@ -858,6 +886,7 @@ class Deal:
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
         other.table = list(self.table)
+        other.table_infos = list(self.table_infos)
         other.owners = list(self.owners)
         other.passport = list(self.passport)
         other.status = list(self.status)

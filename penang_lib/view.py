@@ -5,14 +5,13 @@ passports made, the actions made this turn, how many cards each player holds and
 alive, and the rules; never another player's hand. From that it lists, counts and picks by
 number the legal moves (rules `turn`, `passport`, `lay-off`, `swap`, `dead`, `dead.passport`,
 `game`), so a bot that only gets a view cannot peek at another hand even by accident. What each
-table meld takes (lay-offs, swaps) is worked out once per meld and kept.
+table meld takes (lay-offs, swaps) is worked out once per meld, when it is laid or changed
+(`table_index`), and read from the deal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Iterator, Sequence
 from typing import TypeVar, cast
 
 from penang_lib import analysis
@@ -21,7 +20,6 @@ from penang_lib.cards import (
     JOKER_INDEX,
     MAX_PACKS,
     NATURALS,
-    SUITS,
     Card,
     Counts,
     cards_of,
@@ -29,16 +27,13 @@ from penang_lib.cards import (
 )
 from penang_lib.deal import Deal, Status
 from penang_lib.meld_count import (
-    RUN_JOKER,
-    SET_JOKER,
     Shape,
     count_melds,
     hand_shape,
     has_meld,
-    index_at,
     nth_meld,
 )
-from penang_lib.melds import MAX_RUN, Kind, Meld
+from penang_lib.melds import Meld
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -50,90 +45,11 @@ from penang_lib.moves import (
     Swap,
 )
 from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from penang_lib.table_index import clear_caches as _clear_table_caches
+from penang_lib.table_index import table_info
 from penang_lib.validate import ArgumentTypeError, flag, instance, shown, whole
 
 T = TypeVar("T")
-
-
-# -- what a table meld takes ----------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _TableInfo:
-    """What a table meld takes: natural lay-offs, joker lay-offs (noted) and swap cards; the
-    naturals also as bit masks over count-vector indices, to test a whole hand at once."""
-
-    accepts: tuple[int, ...]
-    accept_mask: int
-    joker_cards: tuple[Card, ...]
-    swaps: tuple[int, ...]
-    swap_mask: int
-
-
-def _mask(indices: Iterable[int]) -> int:
-    out = 0
-    for i in indices:
-        out |= 1 << i
-    return out
-
-
-def _set_info(rank: int, with_joker: bool) -> _TableInfo:
-    # Twin of analysis.accepting_cards and analysis.swap_cards for a set (those give Cards).
-    accepts = (rank - 1, 12 + rank, 25 + rank, 38 + rank)
-    mask = _mask(accepts)
-    swaps = accepts if with_joker else ()
-    return _TableInfo(accepts, mask, (SET_JOKER[rank],), swaps, mask if with_joker else 0)
-
-
-_SET_INFO: tuple[tuple[_TableInfo, _TableInfo], ...] = tuple(
-    (_set_info(max(rank, 1), False), _set_info(max(rank, 1), True)) for rank in range(14)
-)
-
-
-@lru_cache(maxsize=4096)
-def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> _TableInfo:
-    # Twin of analysis.accepting_cards and analysis.swap_cards for a run (those give Cards).
-    ends: list[int] = []
-    if low > 1:
-        ends.append(low - 1)
-    if high < MAX_RUN:
-        ends.append(high + 1)
-    if len(ends) == 2 and index_at(s, ends[0]) == index_at(s, ends[1]):
-        del ends[1]  # 2 to K: the ace fits at either end, one card, one joker note
-    accepts = tuple(index_at(s, p) for p in ends)
-    jokers = tuple(RUN_JOKER[s][p] for p in ends)
-    swaps = tuple(dict.fromkeys(index_at(s, p) for p in joker_positions))
-    return _TableInfo(accepts, _mask(accepts), jokers, swaps, _mask(swaps))
-
-
-_SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
-
-
-def _table_info_of(meld: Meld) -> _TableInfo:
-    cards = meld.cards
-    with_joker = False
-    for card in cards:
-        if not card.rank:
-            with_joker = True
-            break
-    if meld.kind is Kind.SET:
-        return _SET_INFO[meld.low][with_joker]
-    low = meld.low
-    jokers = tuple(low + i for i, c in enumerate(cards) if not c.rank) if with_joker else ()
-    return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, jokers)
-
-
-_INFO_CACHE: dict[int, tuple[Meld, _TableInfo]] = {}
-
-
-def _table_info(meld: Meld) -> _TableInfo:
-    """`_TableInfo` of a table meld, memoised by identity (table melds are immutable values)."""
-    entry = _INFO_CACHE.get(id(meld))
-    if entry is not None and entry[0] is meld:
-        return entry[1]
-    if len(_INFO_CACHE) > 50_000:
-        _INFO_CACHE.clear()
-    info = _table_info_of(meld)
-    _INFO_CACHE[id(meld)] = (meld, info)
-    return info
 
 
 # -- the view ------------------------------------------------------------------------------------
@@ -152,6 +68,7 @@ class PlayerView:
     """
 
     __slots__ = (
+        "_infos",
         "_lay",
         "_melds",
         "_natural",
@@ -216,6 +133,7 @@ class PlayerView:
         self.copies = whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
         self.counts = check_counts(counts)
         self.table = tuple(check_table(table))
+        self._infos = tuple(table_info(meld) for meld in self.table)
         if isinstance(owners, str | bytes) or not isinstance(owners, Sequence):
             raise ArgumentTypeError(
                 f"owners should be a list of seats, one per table meld, not {shown(owners)}"
@@ -258,6 +176,7 @@ class PlayerView:
         view.copies = deal.copies
         view.counts = deal.hands[seat]
         view.table = tuple(deal.table)
+        view._infos = tuple(deal.table_infos)
         view.owners = tuple(deal.owners)
         view.passports = tuple(deal.passport)
         view.passport = view.passports[seat]
@@ -338,10 +257,7 @@ class PlayerView:
             jokers = hand[JOKER_INDEX]
             masks = self.shape()[0]
             held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
-            cache = _INFO_CACHE
-            for target, meld in enumerate(self.table):
-                entry = cache.get(id(meld))
-                info = entry[1] if entry is not None and entry[0] is meld else _table_info(meld)
+            for target, info in enumerate(self._infos):
                 if info.accept_mask & held:
                     for index in info.accepts:
                         if hand[index]:
@@ -492,4 +408,4 @@ def _per_seat(value: object, name: str, players: int, kind: type[T], what: str) 
 
 def clear_caches() -> None:
     """Forget the memo table kept per table meld (what each table meld takes)."""
-    _INFO_CACHE.clear()
+    _clear_table_caches()

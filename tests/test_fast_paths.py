@@ -1,6 +1,13 @@
-"""A meld move that carries its reading (`MeldMove.of_meld`) is pushed without a second search,
-and means exactly what the same move without a reading means: same table, same events, same
-refusals. A reading that is not the one the search would give is never trusted."""
+"""The engine's shortcuts give the answers of the full checks they stand in for.
+
+- A meld move that carries its reading (`MeldMove.of_meld`) is pushed without a second search,
+  and means exactly what the same move without a reading means: same table, same events, same
+  refusals. A reading that is not the one the search would give is never trusted.
+- The table index a deal keeps (`Deal.table_infos`) is what a fresh look at the table gives,
+  after every push, pop and copy.
+- Whether the player to move can still act (the Dead check, from bit masks) agrees with the
+  whole search for an action.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +16,10 @@ import random
 import pytest
 
 from penang_lib import Deal, IllegalMove, MeldMove, Rules, parse_cards
+from penang_lib.analysis import unchecked_find_action
 from penang_lib.bots import play_deal
 from penang_lib.melds import Kind, Meld, run_readings, set_readings
+from penang_lib.table_index import table_info_of
 
 
 def _meld_positions(count: int) -> list[Deal]:
@@ -111,3 +120,44 @@ def test_a_thirteen_card_run_with_one_ace_is_read_by_the_search() -> None:
 def test_of_meld_takes_a_meld() -> None:
     with pytest.raises(TypeError, match="of_meld takes a Meld"):
         MeldMove.of_meld("5H 6H 7H")  # type: ignore[arg-type]
+
+
+def _walk(seeds: range, players: int, rules: Rules | None = None) -> list[Deal]:
+    """Every position of seeded random-bot deals (each a copy)."""
+    out = []
+    for seed in seeds:
+        played = play_deal(seed, players, ["random", "careful"], rules)
+        replay = Deal(players=players, seed=seed, rules=rules)
+        for move in played.move_stack:
+            out.append(replay.copy())
+            replay.push(move)
+        out.append(replay)
+    return out
+
+
+RULE_VARIANTS = [None, Rules(jokers=8), Rules(jokers=8, all_joker_melds=True)]
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=["default", "8 jokers", "all-joker melds"])
+def test_the_table_index_follows_the_table(rules: Rules | None) -> None:
+    positions = _walk(range(4), 4, rules)
+    for deal in positions:
+        assert deal.table_infos == [table_info_of(meld) for meld in deal.table]
+    deal = positions[-1]
+    while deal.move_stack:
+        deal.pop()
+        assert deal.table_infos == [table_info_of(meld) for meld in deal.table]
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=["default", "8 jokers", "all-joker melds"])
+def test_the_quick_dead_check_agrees_with_the_search(rules: Rules | None) -> None:
+    seen = {True: 0, False: 0}
+    for players in (2, 4, 5):
+        for deal in _walk(range(3), players, rules):
+            if deal.is_over:
+                continue
+            me = deal.turn
+            found = unchecked_find_action(deal.hands[me], deal.table, deal.passport[me], deal.rules)
+            assert deal._can_act() == (found is not None)
+            seen[found is not None] += 1
+    assert seen[True] > 100 and seen[False] > 5

@@ -1,0 +1,103 @@
+"""What each table meld takes, worked out once per meld: the table index behind lay-offs and swaps.
+
+A `TableInfo` lists the naturals a table meld accepts as a lay-off, the noted jokers it accepts,
+and the naturals that may take the place of one of its jokers (rules `lay-off`, `swap`), with
+the naturals also as bit masks over count-vector indices, so that a whole hand is tested at
+once. `Deal` keeps one per table meld, up to date as melds are laid and changed, and
+`PlayerView` reads them instead of looking at the table again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from penang_lib.cards import SUITS, Card
+from penang_lib.meld_count import RUN_JOKER, SET_JOKER, index_at
+from penang_lib.melds import MAX_RUN, Kind, Meld
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """What a table meld takes: natural lay-offs, joker lay-offs (noted) and swap cards; the
+    naturals also as bit masks over count-vector indices, to test a whole hand at once."""
+
+    accepts: tuple[int, ...]
+    accept_mask: int
+    joker_cards: tuple[Card, ...]
+    swaps: tuple[int, ...]
+    swap_mask: int
+
+
+def _mask(indices: Iterable[int]) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
+def _set_info(rank: int, with_joker: bool) -> TableInfo:
+    # Twin of analysis.accepting_cards and analysis.swap_cards for a set (those give Cards).
+    accepts = (rank - 1, 12 + rank, 25 + rank, 38 + rank)
+    mask = _mask(accepts)
+    swaps = accepts if with_joker else ()
+    return TableInfo(accepts, mask, (SET_JOKER[rank],), swaps, mask if with_joker else 0)
+
+
+_SET_INFO: tuple[tuple[TableInfo, TableInfo], ...] = tuple(
+    (_set_info(max(rank, 1), False), _set_info(max(rank, 1), True)) for rank in range(14)
+)
+
+
+@lru_cache(maxsize=4096)
+def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> TableInfo:
+    # Twin of analysis.accepting_cards and analysis.swap_cards for a run (those give Cards).
+    ends: list[int] = []
+    if low > 1:
+        ends.append(low - 1)
+    if high < MAX_RUN:
+        ends.append(high + 1)
+    if len(ends) == 2 and index_at(s, ends[0]) == index_at(s, ends[1]):
+        del ends[1]  # 2 to K: the ace fits at either end, one card, one joker note
+    accepts = tuple(index_at(s, p) for p in ends)
+    jokers = tuple(RUN_JOKER[s][p] for p in ends)
+    swaps = tuple(dict.fromkeys(index_at(s, p) for p in joker_positions))
+    return TableInfo(accepts, _mask(accepts), jokers, swaps, _mask(swaps))
+
+
+_SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
+
+
+def table_info_of(meld: Meld) -> TableInfo:
+    cards = meld.cards
+    with_joker = False
+    for card in cards:
+        if not card.rank:
+            with_joker = True
+            break
+    if meld.kind is Kind.SET:
+        return _SET_INFO[meld.low][with_joker]
+    low = meld.low
+    jokers = tuple(low + i for i, c in enumerate(cards) if not c.rank) if with_joker else ()
+    return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, jokers)
+
+
+_INFO_CACHE: dict[int, tuple[Meld, TableInfo]] = {}
+
+
+def table_info(meld: Meld) -> TableInfo:
+    """`TableInfo` of a table meld, memoised by identity (table melds are immutable values)."""
+    entry = _INFO_CACHE.get(id(meld))
+    if entry is not None and entry[0] is meld:
+        return entry[1]
+    if len(_INFO_CACHE) > 50_000:
+        _INFO_CACHE.clear()
+    info = table_info_of(meld)
+    _INFO_CACHE[id(meld)] = (meld, info)
+    return info
+
+
+def clear_caches() -> None:
+    """Forget the memo table kept per table meld (what each table meld takes)."""
+    _INFO_CACHE.clear()
