@@ -100,6 +100,7 @@ class Card:
     """Position in a count vector: suit-major 0..51 for naturals, 52 for every joker."""
     order: tuple[int, int, int] = field(init=False, repr=False, compare=False, hash=False)
     """Display order: naturals by suit (S H D C) then rank, jokers last (see `sort_key`)."""
+    _symbol: str = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if (
@@ -130,6 +131,7 @@ class Card:
                 raise ValueError("only a joker can stand for another card")
             object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
             object.__setattr__(self, "order", (SUITS.index(self.suit), self.rank, 0))
+        object.__setattr__(self, "_symbol", self._symbol_text())
 
     def _check_types(self) -> None:
         if self.rank.__class__ is not int:
@@ -207,6 +209,9 @@ class Card:
     @property
     def symbol(self) -> str:
         """The card with suit symbols: `10♥`, `A♠`, `🃏`, `🃏=7♥`."""
+        return self._symbol
+
+    def _symbol_text(self) -> str:
         if self.is_joker:
             if self.as_rank is None:
                 return "🃏"

@@ -937,17 +937,20 @@ class Deal:
             and self.players > 1
         ):
             return self._finish("one alive")
-        skipped = []
-        seat = self.turn
-        while True:
-            seat = (seat + 1) % self.players
-            if self.status[seat] is Status.ALIVE:
-                break
-            skipped.append(seat)
+        status = self.status
+        seat = (self.turn + 1) % self.players
+        if status[seat] is Status.ALIVE:
+            detail = ""
+        else:
+            skipped = []
+            while status[seat] is not Status.ALIVE:
+                skipped.append(str(seat))
+                seat = (seat + 1) % self.players
+            detail = ",".join(skipped)
         self.turn = seat
         self.actions = 0
         self.turns[seat] += 1
-        return [Event("turn-order", seat, detail=",".join(str(s) for s in skipped))]
+        return [Event("turn-order", seat, detail=detail)]
 
     def _finish(self, why: str) -> list[Event]:
         self.phase = Phase.OVER

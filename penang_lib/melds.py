@@ -163,7 +163,12 @@ class Meld:
                 return [Meld(Kind.SET, (*self.cards, noted_joker(self.low)), self.low)]
             if card.rank != self.low:
                 return []
-            return [Meld.set_of(self.low, [*self.cards, card])]
+            # The naturals stay in suit order (as `set_of` sorts them), the jokers last.
+            cards = self.cards
+            at = 0
+            while at < len(cards) and cards[at].rank and cards[at].index <= card.index:
+                at += 1
+            return [Meld(Kind.SET, (*cards[:at], card, *cards[at:]), self.low)]
         results: list[Meld] = []
         ends = []
         if self.low > 1:
