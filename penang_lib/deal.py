@@ -327,6 +327,8 @@ class Deal:
         self.initial_hands: tuple[Counts, ...] = tuple(to_counts(h) for h in dealt)
         self.stock: Counts = to_counts(stock)
         self.hands: list[Counts] = list(self.initial_hands)
+        self._sizes = [sum(hand) for hand in self.hands]
+        """How many cards each hand holds, kept up to date with `hands`."""
         self.table: list[Meld] = []
         self.table_infos: list[TableInfo] = []
         """What each table meld takes (lay-offs, swaps), kept up to date with `table`."""
@@ -360,7 +362,7 @@ class Deal:
         return cards_of(self.hands[self.turn if player is None else self._seat(player)])
 
     def hand_size(self, player: int) -> int:
-        return sum(self.hands[self._seat(player)])
+        return self._sizes[self._seat(player)]
 
     def count(self, player: int) -> int:
         """A player's count: the points of the cards in their hand (rule `scoring`)."""
@@ -753,7 +755,7 @@ class Deal:
         """
         result = self._resolve(move, player)
         me = self.turn
-        before = sum(self.hands[me])
+        before = self._sizes[me]
         self._undo.append(self._snapshot())
         events: list[Event] = []
         if isinstance(move, MeldMove):
@@ -866,6 +868,7 @@ class Deal:
             raise IndexError("no move to take back")
         snap = self._undo.pop()
         self.hands = list(snap.hands)
+        self._sizes = [sum(hand) for hand in self.hands]
         self.table = list(snap.table)
         self.table_infos = [table_info(meld) for meld in self.table]
         self.owners = list(snap.owners)
@@ -885,6 +888,7 @@ class Deal:
         other = Deal.__new__(Deal)
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
+        other._sizes = list(self._sizes)
         other.table = list(self.table)
         other.table_infos = list(self.table_infos)
         other.owners = list(self.owners)
@@ -921,21 +925,19 @@ class Deal:
         for card in cards:
             hand[card.index] -= 1
         self.hands[player] = tuple(hand)
+        self._sizes[player] -= len(cards)
 
     def _give(self, player: int, card: Card) -> None:
         hand = list(self.hands[player])
         hand[card.index] += 1
         self.hands[player] = tuple(hand)
+        self._sizes[player] += 1
 
     def _next_turn(self) -> list[Event]:
-        alive = self.alive
+        alive = self.status.count(Status.ALIVE)
         if not alive:
             return self._finish("all dead")
-        if (
-            self.rules.end_condition is EndCondition.ONE_ALIVE
-            and len(alive) == 1
-            and self.players > 1
-        ):
+        if self.rules.end_condition is EndCondition.ONE_ALIVE and alive == 1 and self.players > 1:
             return self._finish("one alive")
         status = self.status
         seat = (self.turn + 1) % self.players

@@ -181,7 +181,7 @@ class PlayerView:
         view.passports = tuple(deal.passport)
         view.passport = view.passports[seat]
         view.actions = deal.actions
-        view.hand_sizes = tuple(map(sum, deal.hands))  # sizes only: no other hand is kept
+        view.hand_sizes = tuple(deal._sizes)  # sizes only: no other hand is kept
         view.status = tuple(deal.status)
         view.turn_number = deal.turn_number
         view.over = deal.is_over
