@@ -122,7 +122,7 @@ class RandomBot:
             _view(view)
         if view.over:
             raise ValueError("the deal is over: there is no move to choose")
-        if not any(view.counts):
+        if not view.hand_sizes[view.seat]:
             return Choice(DeclareGame(), "The hand is empty: calling Game wins the deal.")
         total = view.count_melds() + len(view.lay_off_options()) + len(view.swap_options())
         total += view.actions > 0

@@ -570,13 +570,14 @@ class Deal:
         if player is not None and player != me:
             raise IllegalMove("turn-order", f"It is {name}'s turn, not {self.names[player]}'s.")
         hand = self.hands[me]
-        if sum(hand) == 0 and not isinstance(move, DeclareGame):
+        size = self._sizes[me]
+        if size == 0 and not isinstance(move, DeclareGame):
             raise IllegalMove("game", f"{name}'s hand is empty: the only move is to declare Game.")
         if isinstance(move, DeclareGame):
-            if sum(hand):
+            if size:
                 raise IllegalMove(
                     "game",
-                    f"Game is declared with an empty hand; {name} still holds {sum(hand)} cards.",
+                    f"Game is declared with an empty hand; {name} still holds {size} cards.",
                 )
             return None
         if isinstance(move, DeclareDead):
@@ -711,7 +712,7 @@ class Deal:
             return
         me = self.turn
         hand = self.hands[me]
-        if sum(hand) == 0:
+        if self._sizes[me] == 0:
             yield DeclareGame()
             return
         if self.actions == 0 and not self._can_act():

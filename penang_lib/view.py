@@ -151,6 +151,11 @@ class PlayerView:
             whole(n, "a hand size", 0)
             for n in _per_seat(hand_sizes, "hand_sizes", players, int, "a whole number")
         )
+        if self.hand_sizes[self.seat] != sum(self.counts):
+            raise ValueError(
+                f"hand_sizes gives seat {self.seat} {self.hand_sizes[self.seat]} cards, but its "
+                f"hand (counts) holds {sum(self.counts)}"
+            )
         self.status = tuple(_per_seat(status, "status", players, Status, "a Status"))
         self.turn_number = whole(turn_number, "turn_number", 1)
         self.over = flag(over, "over")
@@ -324,7 +329,7 @@ class PlayerView:
         be played at the start of the turn; else None."""
         if self.over:
             return None
-        if not any(self.counts):
+        if not self.hand_sizes[self.seat]:
             return DeclareGame()
         if self.actions == 0 and not self.can_act():
             return DeclareDead()

@@ -20,6 +20,7 @@ from penang_lib.analysis import unchecked_find_action
 from penang_lib.bots import play_deal
 from penang_lib.melds import Kind, Meld, run_readings, set_readings
 from penang_lib.table_index import table_info_of
+from penang_lib.view import PlayerView
 
 
 def _meld_positions(count: int) -> list[Deal]:
@@ -161,3 +162,29 @@ def test_the_quick_dead_check_agrees_with_the_search(rules: Rules | None) -> Non
             assert deal._can_act() == (found is not None)
             seen[found is not None] += 1
     assert seen[True] > 100 and seen[False] > 5
+
+
+def test_a_view_built_by_hand_must_agree_on_its_hand_size() -> None:
+    deal = Deal(players=3, seed=4)
+    fields = {
+        "seat": deal.turn,
+        "players": 3,
+        "names": deal.names,
+        "rules": deal.rules,
+        "copies": deal.copies,
+        "counts": deal.hands[deal.turn],
+        "table": deal.table,
+        "owners": deal.owners,
+        "passports": deal.passport,
+        "actions": 0,
+        "hand_sizes": [deal.hand_size(p) for p in range(3)],
+        "status": deal.status,
+        "turn_number": 1,
+    }
+    built = PlayerView(**fields)  # type: ignore[arg-type]
+    assert built.hand_sizes == PlayerView.of(deal).hand_sizes
+    assert list(built.legal_moves) == list(PlayerView.of(deal).legal_moves)
+    sizes = list(fields["hand_sizes"])  # type: ignore[call-overload]
+    sizes[deal.turn] += 1
+    with pytest.raises(ValueError, match="hand_sizes gives seat"):
+        PlayerView(**{**fields, "hand_sizes": sizes})  # type: ignore[arg-type]
