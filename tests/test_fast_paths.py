@@ -187,4 +187,4 @@ def test_a_view_built_by_hand_must_agree_on_its_hand_size() -> None:
     sizes = list(fields["hand_sizes"])  # type: ignore[call-overload]
     sizes[deal.turn] += 1
     with pytest.raises(ValueError, match="hand_sizes gives seat"):
-        PlayerView(**{**fields, "hand_sizes": sizes})  # type: ignore[arg-type]
+        PlayerView(**{**fields, "hand_sizes": sizes})
