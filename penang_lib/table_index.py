@@ -69,7 +69,8 @@ def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> 
 _SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
 
 
-def table_info_of(meld: Meld) -> TableInfo:
+def table_info(meld: Meld) -> TableInfo:
+    """What table meld `meld` takes (a run's ends and joker places; a set's rank)."""
     cards = meld.cards
     with_joker = False
     for card in cards:
@@ -83,21 +84,6 @@ def table_info_of(meld: Meld) -> TableInfo:
     return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, jokers)
 
 
-_INFO_CACHE: dict[int, tuple[Meld, TableInfo]] = {}
-
-
-def table_info(meld: Meld) -> TableInfo:
-    """`TableInfo` of a table meld, memoised by identity (table melds are immutable values)."""
-    entry = _INFO_CACHE.get(id(meld))
-    if entry is not None and entry[0] is meld:
-        return entry[1]
-    if len(_INFO_CACHE) > 50_000:
-        _INFO_CACHE.clear()
-    info = table_info_of(meld)
-    _INFO_CACHE[id(meld)] = (meld, info)
-    return info
-
-
 def clear_caches() -> None:
-    """Forget the memo table kept per table meld (what each table meld takes)."""
-    _INFO_CACHE.clear()
+    """Forget the runs' table infos kept by their ends and joker places."""
+    _run_info.cache_clear()

@@ -19,7 +19,7 @@ from penang_lib import Deal, IllegalMove, MeldMove, Rules, parse_cards
 from penang_lib.analysis import unchecked_find_action
 from penang_lib.bots import play_deal
 from penang_lib.melds import Kind, Meld, run_readings, set_readings
-from penang_lib.table_index import table_info_of
+from penang_lib.table_index import table_info
 from penang_lib.view import PlayerView
 
 
@@ -143,11 +143,11 @@ RULE_VARIANTS = [None, Rules(jokers=8), Rules(jokers=8, all_joker_melds=True)]
 def test_the_table_index_follows_the_table(rules: Rules | None) -> None:
     positions = _walk(range(4), 4, rules)
     for deal in positions:
-        assert deal.table_infos == [table_info_of(meld) for meld in deal.table]
+        assert deal.table_infos == [table_info(meld) for meld in deal.table]
     deal = positions[-1]
     while deal.move_stack:
         deal.pop()
-        assert deal.table_infos == [table_info_of(meld) for meld in deal.table]
+        assert deal.table_infos == [table_info(meld) for meld in deal.table]
 
 
 @pytest.mark.parametrize("rules", RULE_VARIANTS, ids=["default", "8 jokers", "all-joker melds"])
