@@ -348,6 +348,7 @@ class Deal:
         self._undo: list[_Snapshot] = []
         self._action_cache: dict[int, analysis.Action | None] = {}
         self.turns[self.turn] = 1
+        self._turn_number = 1
         self.start_events: tuple[Event, ...] = self._start_events()
 
     # -- reading the state -----------------------------------------------------------------------
@@ -371,7 +372,7 @@ class Deal:
     @property
     def turn_number(self) -> int:
         """How many turns have started in this deal (the current one included)."""
-        return sum(self.turns)
+        return self._turn_number
 
     @property
     def is_over(self) -> bool:
@@ -876,6 +877,7 @@ class Deal:
         self.passport = list(snap.passport)
         self.status = list(snap.status)
         self.turns = list(snap.turns)
+        self._turn_number = sum(self.turns)
         self.turn = snap.turn
         self.actions = snap.actions
         self.phase = snap.phase
@@ -953,6 +955,7 @@ class Deal:
         self.turn = seat
         self.actions = 0
         self.turns[seat] += 1
+        self._turn_number += 1
         return [Event("turn-order", seat, detail=detail)]
 
     def _finish(self, why: str) -> list[Event]:
