@@ -308,9 +308,11 @@ class Deal:
         if hands is None:
             rng.shuffle(deck)
             size = self.rules.hand_size(players)
+            # One card at a time from the dealer's left: seat (dealer + 1 + i) % players gets the
+            # i-th card, so the player `offset` seats after that one gets every players-th card.
             dealt: list[list[Card]] = [[] for _ in range(players)]
-            for i in range(size * players):
-                dealt[(dealer + 1 + i) % players].append(deck[i])
+            for offset in range(players):
+                dealt[(dealer + 1 + offset) % players] = deck[offset : size * players : players]
             stock = deck[size * players :]
         else:
             dealt = [read_cards(h, f"hand {i} of hands") for i, h in enumerate(hands)]
@@ -970,7 +972,7 @@ class Deal:
     def _start_events(self) -> tuple[Event, ...]:
         n = self.players
         size = sum(self.initial_hands[0])
-        deck = sum(self.counts_dealt())
+        deck = sum(self._sizes) + sum(self.stock)  # nothing is played yet
         return (
             Event("players", None, detail=str(n)),
             Event("deck", None, detail=f"{self.copies},{self.rules.jokers},{deck}"),
