@@ -114,6 +114,7 @@ class Match:
     def is_over(self) -> bool:
         return len(self.deals) == self.length and self.deals[-1].is_over
 
+    @property
     def winners(self) -> list[int]:
         """The lowest total after the agreed number of deals (empty until then)."""
         if not self.is_over:

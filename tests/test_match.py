@@ -62,7 +62,7 @@ def test_a_match_adds_counts_and_moves_the_dealer(system: DealerSystem) -> None:
         play_randomly(deal, number)
     assert match.is_over
     assert match.totals == [sum(d.scores[p] for d in match.deals) for p in range(4)]
-    assert match.winners() == [p for p in range(4) if match.totals[p] == min(match.totals)]
+    assert match.winners == [p for p in range(4) if match.totals[p] == min(match.totals)]
 
 
 def test_a_match_is_reproducible_by_seed() -> None:
@@ -79,7 +79,7 @@ def test_the_next_deal_waits_for_the_current_one() -> None:
     match.new_deal()
     with pytest.raises(ValueError, match="not over"):
         match.new_deal()
-    assert match.winners() == []
+    assert match.winners == []
 
 
 def test_a_match_stops_at_the_agreed_number_of_deals() -> None:

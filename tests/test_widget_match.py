@@ -45,7 +45,7 @@ def test_play_the_rest_finishes_the_match_and_names_the_lowest_total() -> None:
     match = sheet.match
     assert match.is_over
     names = match.deals[0].names
-    for w in match.winners():
+    for w in match.winners:
         assert names[w] in sheet.status.value
     assert f"lowest total ({min(match.totals)})" in sheet.status.value
     assert sheet.buttons["Play next deal"].disabled

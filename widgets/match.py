@@ -160,8 +160,8 @@ class MatchSheet(KitWidget):
         frame = match_frame(match)
         played = len([d for d in match.deals if d.is_over])
         if match.is_over:
-            winners = " and ".join(names[w] for w in match.winners())
-            verb = "share the match" if len(match.winners()) > 1 else "wins the match"
+            winners = " and ".join(names[w] for w in match.winners)
+            verb = "share the match" if len(match.winners) > 1 else "wins the match"
             status = (
                 f"All {match.length} deals are played: {winners} {verb} with the lowest "
                 f"total ({min(match.totals)})."
