@@ -18,7 +18,6 @@ from penang_lib import analysis
 from penang_lib.cards import (
     JOKER,
     JOKER_INDEX,
-    SUITS,
     Card,
     Counts,
     cards_html,
@@ -40,7 +39,7 @@ from penang_lib.checks import (
 )
 from penang_lib.events import Event
 from penang_lib.meld_count import hand_shape, has_meld
-from penang_lib.melds import MAX_RUN, Kind, Meld, run_readings, set_readings
+from penang_lib.melds import Kind, Meld, is_search_reading, run_readings, set_readings
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -184,62 +183,6 @@ def _distinct(melds: Sequence[Meld]) -> list[Meld]:
     for meld in melds:
         seen.setdefault(_sig(meld), meld)
     return list(seen.values())
-
-
-def _trusted_reading(meld: object, allow_all_jokers: bool) -> bool:
-    """Whether a meld move's carried reading (`MeldMove.of_meld`) is exactly the reading a search
-    of its cards gives, checked card by card (cheaper than the search): a set of one rank with
-    its naturals in suit order and its jokers noted with the rank, or a run whose every card,
-    natural or noted joker, is the card of its place. A 13-card run holding one ace reads both
-    from the low and to the high ace, and a 14-card run can hold its joker at either ace: the
-    search decides, as for any meld without a reading. Melds of jokers alone only where the
-    rules allow them."""
-    if not isinstance(meld, Meld) or meld.__class__ is not Meld:
-        return False
-    cards = meld.cards
-    size = len(cards)
-    low = meld.low
-    if size < 3 or low.__class__ is not int:
-        return False
-    naturals = 0
-    if meld.kind is Kind.SET:
-        if meld.suit != "":
-            return False
-        last = -1
-        for card in cards:
-            if card.__class__ is not Card:
-                return False
-            if card.rank:
-                order = card.index
-                if card.rank != low or order < last or last == JOKER_INDEX:
-                    return False
-                last = order
-                naturals += 1
-            elif card.as_rank != low or card.as_suit is not None:
-                return False
-            else:
-                last = JOKER_INDEX
-    elif meld.kind is Kind.RUN:
-        suit = meld.suit
-        if suit not in SUITS or len(suit) != 1 or low < 1 or low + size - 1 > MAX_RUN:
-            return False
-        if size >= 13 and (low == 1 or low == 2):
-            return False
-        rank = low
-        for card in cards:
-            if card.__class__ is not Card:
-                return False
-            want = 1 if rank == MAX_RUN else rank
-            if card.rank:
-                if card.rank != want or card.suit != suit:
-                    return False
-                naturals += 1
-            elif card.as_rank != want or card.as_suit != suit:
-                return False
-            rank += 1
-    else:
-        return False
-    return naturals > 0 or allow_all_jokers
 
 
 class Deal:
@@ -627,7 +570,7 @@ class Deal:
         reading = move.__dict__.get("_reading")
         if (
             reading is not None
-            and _trusted_reading(reading, allow)
+            and is_search_reading(reading, allow)
             and tuple(sorted(reading.cards, key=Card.sort_key)) == move.cards
         ):
             return reading  # type: ignore[no-any-return]

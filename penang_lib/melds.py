@@ -14,6 +14,7 @@ from enum import Enum
 
 from penang_lib.cards import (
     JOKER,
+    JOKER_INDEX,
     NATURALS,
     SUIT_NAMES,
     SUITS,
@@ -293,6 +294,63 @@ def set_readings(cards: Sequence[Card], allow_all_jokers: bool = False) -> list[
     if not naturals and (not allow_all_jokers or any(c.as_rank is None for c in cards)):
         return []
     return [Meld.set_of(ranks.pop(), cards)]
+
+
+def is_search_reading(meld: object, allow_all_jokers: bool = False) -> bool:
+    """Whether `meld` is exactly the reading `set_readings` / `run_readings` give first for its
+    cards, checked card by card (cheaper than the search; `Deal.push` trusts the reading a
+    `MeldMove.of_meld` carries only then): a set of one rank with
+    its naturals in suit order and its jokers noted with the rank, or a run whose every card,
+    natural or noted joker, is the card of its place. A 13-card run holding one ace reads both
+    from the low and to the high ace, and a 14-card run can hold its joker at either ace: the
+    search decides, as for any meld without a reading. Melds of jokers alone only where the
+    rules allow them."""
+    if not isinstance(meld, Meld) or meld.__class__ is not Meld:
+        return False
+    cards = meld.cards
+    size = len(cards)
+    low = meld.low
+    if size < 3 or low.__class__ is not int:
+        return False
+    naturals = 0
+    if meld.kind is Kind.SET:
+        if meld.suit != "":
+            return False
+        last = -1
+        for card in cards:
+            if card.__class__ is not Card:
+                return False
+            if card.rank:
+                order = card.index
+                if card.rank != low or order < last or last == JOKER_INDEX:
+                    return False
+                last = order
+                naturals += 1
+            elif card.as_rank != low or card.as_suit is not None:
+                return False
+            else:
+                last = JOKER_INDEX
+    elif meld.kind is Kind.RUN:
+        suit = meld.suit
+        if suit not in SUITS or len(suit) != 1 or low < 1 or low + size - 1 > MAX_RUN:
+            return False
+        if size >= 13 and (low == 1 or low == 2):
+            return False
+        rank = low
+        for card in cards:
+            if card.__class__ is not Card:
+                return False
+            want = 1 if rank == MAX_RUN else rank
+            if card.rank:
+                if card.rank != want or card.suit != suit:
+                    return False
+                naturals += 1
+            elif card.as_rank != want or card.as_suit != suit:
+                return False
+            rank += 1
+    else:
+        return False
+    return naturals > 0 or allow_all_jokers
 
 
 def run_problem(cards: Sequence[Card]) -> str:
