@@ -161,7 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Site speed against a stock bare Voila page.")
     parser.add_argument("--loads", type=int, default=3, help="loads per page (default 3)")
     parser.add_argument("--clicks", type=int, default=15, help="clicks per round-trip figure")
+    parser.add_argument(
+        "--part",
+        choices=("all", "loads", "clicks"),
+        default="all",
+        help="time page loads, click round trips, or both (default: both)",
+    )
     args = parser.parse_args(argv)
+    loads = args.loads if args.part != "clicks" else 0
+    clicks = args.clicks if args.part != "loads" else 0
     path = chromium_path()
     if path is None:
         print(NO_CHROMIUM, file=sys.stderr)
@@ -190,13 +198,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             wait_ready(stock, set())
             bare_times: dict[str, list[float]] = {"first": [], "next": []}
-            for _ in range(args.loads):
+            for _ in range(loads):
                 for way, before in (("first", None), ("next", stock.url)):
                     bare_times[way].append(
                         first_widget(browser, before, stock.url, ".widget-button")
                     )
             bare_clicks = round_trips(
-                browser, stock.url, None, ".widget-button", ".widget-button", args.clicks
+                browser, stock.url, None, ".widget-button", ".widget-button", clicks
             )
         finally:
             stock.stop()
@@ -207,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             for number, lesson in enumerate(lessons):
                 url = f"{site.url}voila/render/{lesson}"
                 other = lessons[number - 1] if number else lessons[-1]
-                for _ in range(args.loads):
+                for _ in range(loads):
                     for way, before in (
                         ("first", None),
                         ("next", f"{site.url}voila/render/{other}"),
@@ -218,21 +226,24 @@ def main(argv: list[str] | None = None) -> int:
                         )
             wait_idle(site)
             next_clicks = []
-            if STEPPER_LESSON in lessons:
+            if STEPPER_LESSON in lessons and clicks:
                 next_clicks = round_trips(
                     browser,
                     f"{site.url}voila/render/{STEPPER_LESSON}",
                     NEXT_BUTTON_JS,
                     "[data-bench=next]",
                     ".penang-stepper .penang-explain",
-                    args.clicks,
+                    clicks,
                 )
         finally:
             site.stop()
         browser.close()
 
-    for way in ("first", "next"):
-        ratios(way, bare_times[way], lesson_times[way])
+    if loads:
+        for way in ("first", "next"):
+            ratios(way, bare_times[way], lesson_times[way])
+    if not clicks:
+        return 0
     click = statistics.median(bare_clicks)
     print(f"bare page click round trip: median {click:.0f} ms over {len(bare_clicks)} clicks")
     if next_clicks:

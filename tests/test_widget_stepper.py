@@ -9,7 +9,6 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets import widget_link
 
 from penang_lib import Card, Deal, dumps, explain, loads, play_deal
 from penang_lib import tables as tables_module
@@ -125,18 +124,32 @@ def test_the_log_is_the_engines_log_of_the_working_deal() -> None:
     assert stepper.log.value.rindex(first) > stepper.log.value.rindex(second)  # newest first
 
 
-def test_play_is_linked_to_the_slider_in_the_browser() -> None:
+def test_play_moves_the_step_and_follows_it() -> None:
     stepper = DealStepper.from_seed(SEED)
     assert isinstance(stepper.play, widgets.Play)
     assert stepper.play.min == 0 and stepper.play.max == stepper.steps
     assert 800 <= stepper.play.interval <= 2000
-    link = stepper._link
-    assert isinstance(link, widget_link.Link)
-    assert link.source == (stepper.play, "value")
-    assert link.target == (stepper.slider, "value")
+    stepper.play.value = 3  # a tick of the timer in the browser
+    assert stepper.step == stepper.slider.value == 3
+    assert "Step 3," in stepper.explanation.value
+    stepper.buttons["Next"].click()
+    assert stepper.play.value == stepper.step == 4  # Play goes on from the step on screen
+    stepper.step = 1
+    assert stepper.play.value == 1
     for description in ("First", "Back", "Next", "Last"):
         assert stepper.buttons[description].description == description
         assert stepper.buttons[description].tooltip
+
+
+def test_a_button_sends_the_explanation_before_the_step_moves() -> None:
+    stepper = DealStepper.from_seed(SEED, step=2)
+    seen: list[tuple[str, object]] = []
+    stepper.explanation.observe(lambda c: seen.append(("explanation", c["new"])), names="value")
+    stepper.slider.observe(lambda c: seen.append(("slider", c["new"])), names="value")
+    stepper.buttons["Next"].click()
+    assert [name for name, _ in seen] == ["explanation", "slider"]
+    assert "Step 3," in str(seen[0][1])
+    assert seen[0][1] == stepper.explanation.value  # drawing the rest sent it no second time
 
 
 def test_the_callers_deal_is_never_changed() -> None:

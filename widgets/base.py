@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -75,6 +76,30 @@ class KitWidget:
                 if isinstance(sub, widgets.Widget):
                     stack.append(sub)
         return seen
+
+
+SEND_WAIT_S = 0.01
+"""How long `send_now` waits at most for the output thread (it usually takes well under 1 ms)."""
+
+
+def send_now() -> None:
+    """Let the kernel's output thread send the widget updates made so far before going on.
+
+    In a kernel, each update is handed to a thread of its own that sends it to the browser; while
+    this thread keeps computing, that one may wait up to Python's thread switch interval (5 ms)
+    for its turn. A widget that sends what the learner reads first, and then draws the rest, calls
+    this in between. Outside a kernel (tests, a plain interpreter) it does nothing.
+    """
+    from IPython import get_ipython
+
+    kernel = getattr(get_ipython(), "kernel", None)
+    thread = getattr(getattr(kernel, "iopub_socket", None), "io_thread", None)
+    schedule = getattr(thread, "schedule", None)
+    if schedule is None:
+        return
+    sent = threading.Event()
+    schedule(sent.set)  # runs after every send queued before it
+    sent.wait(SEND_WAIT_S)
 
 
 def guarded(method: F) -> F:

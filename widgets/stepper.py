@@ -4,14 +4,14 @@ The stepper works on its own copy of the deal, taken back to the start with `pop
 and keeps the list of moves to replay: a step forward pushes the next move through the engine, a
 step back pops it. Nothing is ever re-dealt, and the caller's deal is never touched.
 
-The slider is the one source of truth for the step: the buttons set its value, an `ipywidgets.Play`
-linked to it in the browser (`jslink`) moves it on its own, and one observer on its value moves the
-engine there and rewrites each region (one `HTML` widget per region, its value replaced whole).
+The slider is the one source of truth for the step: the buttons and the `ipywidgets.Play` timer
+set its value, and one observer on its value moves the engine there and rewrites each region (one
+`HTML` widget per region, its value replaced whole). A button sends the explanation of the step it
+goes to before anything else, so the sentence a learner reads after a click arrives first.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -26,7 +26,7 @@ from penang_lib.tables import Changes
 from penang_lib.validate import ArgumentTypeError, shown, texts
 from penang_lib.validate import text as check_text
 from widgets import render
-from widgets.base import KitWidget, guarded
+from widgets.base import KitWidget, guarded, send_now
 from widgets.render import esc
 
 PLAY_INTERVAL_MS = 1200
@@ -106,6 +106,7 @@ class DealStepper(KitWidget):
         self._go(step)
         self._render()
         self.slider.observe(self._on_slider, names="value")
+        self.play.observe(self._on_play, names="value")
 
     def _take(self, deal: Deal, whys: Sequence[str] | None, link: str | None) -> None:
         """Make `deal` (its moves, with `whys`) the one this stepper shows, from step 0."""
@@ -258,7 +259,8 @@ class DealStepper(KitWidget):
             tooltip="Play the deal on its own, one move at a time (press again to pause)",
             show_repeat=False,
         )
-        self._link = widgets.jslink((self.play, "value"), (self.slider, "value"))
+        # Play is followed in the kernel, not linked to the slider in the browser: a browser link
+        # sends every step back to the kernel a second time, in the middle of the click's updates.
 
         self.note = widgets.HTML("", layout=widgets.Layout(width="100%", display="none"))
         self.note.add_class("penang-message")
@@ -330,31 +332,42 @@ class DealStepper(KitWidget):
             working.push(self._moves[len(working.move_stack)])
 
     # -- callbacks -------------------------------------------------------------------------------
+    def _move_to(self, target: int) -> None:
+        """Go to step `target`: its explanation is on its way first, then the slider moves (and
+        its observer moves the engine and draws the rest)."""
+        self.explanation.value = self._explanation_html(target)
+        send_now()
+        self.slider.value = target
+
     @guarded
     def _on_slider(self, change: dict[str, Any]) -> None:
         value = int(change["new"])
-        # Play follows a step made from Python (buttons, `step`), or the browser's link would
-        # copy Play's old value back onto the slider when the page draws or Play starts.
-        if self.play.value != value:
+        if self.play.value != value:  # Play starts from the step on screen
             self.play.value = value
         self._go(value)
         self._render()
 
     @guarded
+    def _on_play(self, change: dict[str, Any]) -> None:
+        value = int(change["new"])
+        if value != self.slider.value:  # a tick of the Play timer in the browser
+            self._move_to(value)
+
+    @guarded
     def _on_first(self, _button: Any) -> None:
-        self.slider.value = 0
+        self._move_to(0)
 
     @guarded
     def _on_back(self, _button: Any) -> None:
-        self.slider.value = max(0, self.step - 1)
+        self._move_to(max(0, self.step - 1))
 
     @guarded
     def _on_next(self, _button: Any) -> None:
-        self.slider.value = min(self.steps, self.step + 1)
+        self._move_to(min(self.steps, self.step + 1))
 
     @guarded
     def _on_last(self, _button: Any) -> None:
-        self.slider.value = self.steps
+        self._move_to(self.steps)
 
     # -- showing ---------------------------------------------------------------------------------
     def _render(self) -> None:
@@ -363,14 +376,13 @@ class DealStepper(KitWidget):
         over = working.is_over
         change = tables.step_changes(self._full, k)
         show = None if self.seat is None or over else [self.seat]
-        status = self._status_html(k)
-        explanation = self._explanation_html(k, change)
-        # The explanation goes first, on its way before the rest is drawn: it is what the
-        # learner reads after a click, and drawing the hands and the table takes most of the
-        # click's time. (Should drawing them fail, `guarded` says so under the stepper.)
-        self.explanation.value = explanation
-        self.status.value = status
-        time.sleep(0)  # lets the kernel's output thread send both now
+        # The explanation and the status go first, on their way before the rest is drawn: they
+        # are what the learner reads after a click, and drawing the hands and the table takes
+        # most of the click's time. (Should drawing them fail, `guarded` says so.) A button has
+        # sent the explanation already; setting the same text again sends nothing.
+        self.explanation.value = self._explanation_html(k, change)
+        self.status.value = self._status_html(k)
+        send_now()
         table = render.table_html(tables.table_frame(working), change)
         hands = render.hands_html(tables.hands_frame(working, show=show), change)
         log = render.log_html(self._log.iloc[:k])
@@ -411,8 +423,11 @@ class DealStepper(KitWidget):
             )
         return f'<p role="status" aria-live="polite">{" · ".join(parts)}</p>'
 
-    def _explanation_html(self, k: int, change: Changes) -> str:
+    def _explanation_html(self, k: int, change: Changes | None = None) -> str:
+        """What step `k` did and why (it depends on the whole deal alone, not the working one)."""
         full = self._full
+        if change is None:
+            change = tables.step_changes(full, k)
         names = full.names
         if k == 0:
             return (
