@@ -20,6 +20,14 @@ c.VoilaConfiguration.show_tracebacks = False
 c.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|jpeg|gif|svg)"]
 c.VoilaConfiguration.file_denylist = [r".*\.(ipynb|py|json)", r"(^|.*/)\..*"]
 
+# Only the JupyterLab extensions a lesson uses: the widgets and Voila's widget manager. Others
+# installed beside them (code highlighting, the server proxy's launcher) would only be fetched
+# and run by every page for nothing.
+c.VoilaConfiguration.extension_allowlist = [
+    "@jupyter-widgets/jupyterlab-manager",
+    "@voila-dashboards/widgets-manager8",
+]
+
 # Fast pages: every lesson keeps a kernel that has already run it (pool size per lesson).
 # Lessons read their link's query string with voila.utils.get_query_string(), which waits
 # for the request, so deep links work with preheated kernels too.

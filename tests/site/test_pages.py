@@ -4,6 +4,7 @@ fetches nothing from outside 127.0.0.1, and passes an accessibility audit (axe-c
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -77,6 +78,16 @@ def test_a_lesson_loads_clean_and_offline(site: Server, context: BrowserContext,
     assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor").count() == 0
     assert "import " not in page.content() and "lesson_data(" not in page.content()
     assert axe_violations(page) == [], json.dumps(axe_violations(page))
+
+
+def test_a_lesson_loads_only_the_extensions_it_uses(site: Server) -> None:
+    status, body = site.get(f"voila/render/{LESSONS[0]}")
+    found = re.search(
+        r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', body, re.S
+    )
+    assert status == 200 and found is not None
+    names = {extension["name"] for extension in json.loads(found.group(1))["federated_extensions"]}
+    assert names == {"@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8"}
 
 
 @pytest.mark.parametrize("query", ["?template=classic", "?theme=dark"])
