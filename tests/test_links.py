@@ -49,7 +49,7 @@ def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
     expected = play_deal(7, 4, "careful,greedy")
     assert stepper.step == 3
     assert stepper.deal.move_stack == expected.move_stack[:3]
-    # Play holds the step too: the browser's link copies Play onto the slider when it draws.
+    # Play holds the step too: its link in the browser copies Play onto the slider when it draws.
     assert stepper.play.value == 3
     assert stepper.note.layout.display == "none"
     # The status line offers the link of the current step, which reads back to the same deal.

@@ -9,6 +9,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from ipywidgets.widgets import widget_link
 
 from penang_lib import Card, Deal, dumps, explain, loads, play_deal
 from penang_lib import tables as tables_module
@@ -124,18 +125,20 @@ def test_the_log_is_the_engines_log_of_the_working_deal() -> None:
     assert stepper.log.value.rindex(first) > stepper.log.value.rindex(second)  # newest first
 
 
-def test_play_moves_the_step_and_follows_it() -> None:
+def test_play_moves_the_slider_in_the_browser_and_follows_each_step() -> None:
     stepper = DealStepper.from_seed(SEED)
     assert isinstance(stepper.play, widgets.Play)
     assert stepper.play.min == 0 and stepper.play.max == stepper.steps
     assert 800 <= stepper.play.interval <= 2000
-    stepper.play.value = 3  # a tick of the timer in the browser
-    assert stepper.step == stepper.slider.value == 3
-    assert "Step 3," in stepper.explanation.value
+    link = stepper._link
+    assert isinstance(link, widget_link.DirectionalLink)  # one way: no echo of each step
+    assert link.source == (stepper.play, "value")
+    assert link.target == (stepper.slider, "value")
     stepper.buttons["Next"].click()
-    assert stepper.play.value == stepper.step == 4  # Play goes on from the step on screen
-    stepper.step = 1
-    assert stepper.play.value == 1
+    stepper.buttons["Next"].click()
+    assert stepper.play.value == stepper.step == 2  # Play goes on from the step on screen
+    stepper.step = 7
+    assert stepper.play.value == 7
     for description in ("First", "Back", "Next", "Last"):
         assert stepper.buttons[description].description == description
         assert stepper.buttons[description].tooltip

@@ -4,10 +4,11 @@ The stepper works on its own copy of the deal, taken back to the start with `pop
 and keeps the list of moves to replay: a step forward pushes the next move through the engine, a
 step back pops it. Nothing is ever re-dealt, and the caller's deal is never touched.
 
-The slider is the one source of truth for the step: the buttons and the `ipywidgets.Play` timer
-set its value, and one observer on its value moves the engine there and rewrites each region (one
-`HTML` widget per region, its value replaced whole). A button sends the explanation of the step it
-goes to before anything else, so the sentence a learner reads after a click arrives first.
+The slider is the one source of truth for the step: the buttons set its value, an `ipywidgets.Play`
+linked to it in the browser (`jsdlink`) moves it on its own, and one observer on its value moves the
+engine there and rewrites each region (one `HTML` widget per region, its value replaced whole). A
+button sends the explanation of the step it goes to before anything else, so the sentence a
+learner reads after a click arrives first.
 """
 
 from __future__ import annotations
@@ -106,7 +107,6 @@ class DealStepper(KitWidget):
         self._go(step)
         self._render()
         self.slider.observe(self._on_slider, names="value")
-        self.play.observe(self._on_play, names="value")
 
     def _take(self, deal: Deal, whys: Sequence[str] | None, link: str | None) -> None:
         """Make `deal` (its moves, with `whys`) the one this stepper shows, from step 0."""
@@ -259,8 +259,9 @@ class DealStepper(KitWidget):
             tooltip="Play the deal on its own, one move at a time (press again to pause)",
             show_repeat=False,
         )
-        # Play is followed in the kernel, not linked to the slider in the browser: a browser link
-        # sends every step back to the kernel a second time, in the middle of the click's updates.
+        # Play moves the slider in the browser. The link goes one way: a two-way link would send
+        # every step made from Python back to the kernel, in the middle of the click's updates.
+        self._link = widgets.jsdlink((self.play, "value"), (self.slider, "value"))
 
         self.note = widgets.HTML("", layout=widgets.Layout(width="100%", display="none"))
         self.note.add_class("penang-message")
@@ -346,12 +347,6 @@ class DealStepper(KitWidget):
             self.play.value = value
         self._go(value)
         self._render()
-
-    @guarded
-    def _on_play(self, change: dict[str, Any]) -> None:
-        value = int(change["new"])
-        if value != self.slider.value:  # a tick of the Play timer in the browser
-            self._move_to(value)
 
     @guarded
     def _on_first(self, _button: Any) -> None:

@@ -44,6 +44,29 @@ def test_next_changes_the_explanation_and_back_restores_it(
     assert page.inner_text(explain) == before
 
 
+def test_play_steps_through_the_deal_on_its_own_and_pauses(
+    site: Server, context: BrowserContext
+) -> None:
+    page = open_page(context, lesson_url(site, STEPPER)).page
+    status = ".penang-stepper .penang-status"
+    before = page.inner_text(status)
+    assert "Step 0 of" in before
+    play = page.locator(".penang-stepper button[aria-label=Play]").first
+    play.click()
+    page.wait_for_function(
+        "(sel) => /Step [2-9]\\d* of/.test(document.querySelector(sel).innerText)",
+        arg=status,
+        timeout=30_000,
+    )
+    page.locator(".penang-stepper button[aria-label=Pause]").first.click()
+    paused = page.inner_text(status)
+    page.wait_for_timeout(2500)  # two intervals of the timer: nothing moves while paused
+    assert page.inner_text(status) == paused
+    explain = page.inner_text(".penang-stepper .penang-explain")
+    step = re.search(r"Step (\d+) of", paused)
+    assert step is not None and f"Step {step.group(1)}," in explain
+
+
 def test_a_deep_link_opens_its_step(site: Server, context: BrowserContext) -> None:
     spec = lesson_data("07_whole_deal")["deal"]
     step = lesson_data("07_whole_deal")["steps"]["swap"]
@@ -51,7 +74,7 @@ def test_a_deep_link_opens_its_step(site: Server, context: BrowserContext) -> No
     page = open_page(context, lesson_url(site, STEPPER, query)).page
     status = page.locator(".penang-stepper .penang-status").first
     status.wait_for()
-    page.wait_for_timeout(1000)  # the browser's Play link must not move it back
+    page.wait_for_timeout(1000)  # Play's link in the browser must not move it back
     assert f"Step {step} of {spec['steps']}" in status.inner_text()
     explain = page.inner_text(".penang-stepper .penang-explain")
     assert "swap" in explain
