@@ -251,28 +251,40 @@ def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
     )
 
 
+LOG_COLUMNS = ("step", "turn", "player", "move", "rule")
+LOG_HEADERS = ("Step", "Turn", "Player", "Move", "Rule")
+
+
+def log_rows(frame: pd.DataFrame) -> list[str]:
+    """The rows of the move log frame (`penang_lib.tables.log_frame`) as HTML, oldest first, each
+    with its rule badge: a stepper renders them once and shows the first k at step k."""
+    rows = []
+    for record in frame.to_dict("records"):
+        cells = "".join(
+            f"<td>{badge(record[c]) if c == 'rule' else esc(record[c])}</td>" for c in LOG_COLUMNS
+        )
+        rows.append(f"<tr>{cells}</tr>")
+    return rows
+
+
+def log_table(rows: Sequence[str], latest_first: bool = True) -> str:
+    """A move log from rows made by `log_rows`, newest first, in a box of its own height that
+    scrolls (and can be reached by keyboard to scroll it)."""
+    if not rows:
+        return '<p class="penang-summary">No move yet.</p>'
+    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in LOG_HEADERS)
+    body = "".join(reversed(rows)) if latest_first else "".join(rows)
+    table = (
+        f'<table class="penang-frame" aria-label="move log"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
+    return f'<div class="penang-log" tabindex="0" role="region" aria-label="move log">{table}</div>'
+
+
 def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
     """The move log frame (`penang_lib.tables.log_frame`) with rule badges, newest first, in a
     box of its own height that scrolls (and can be reached by keyboard to scroll it)."""
-    if frame.empty:
-        return '<p class="penang-summary">No move yet.</p>'
-    shown = frame.iloc[::-1] if latest_first else frame
-
-    def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
-        if column == "rule":
-            return badge(value)
-        return None
-
-    table = frame_html(
-        shown,
-        ["step", "turn", "player", "move", "rule"],
-        ["Step", "Turn", "Player", "Move", "Rule"],
-        cell,
-        label="move log",
-        scroll=False,
-    )
-    # The log keeps its own height and scrolls; by keyboard too.
-    return f'<div class="penang-log" tabindex="0" role="region" aria-label="move log">{table}</div>'
+    return log_table(log_rows(frame), latest_first)
 
 
 def scores_html(frame: pd.DataFrame) -> str:

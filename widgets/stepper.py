@@ -126,7 +126,7 @@ class DealStepper(KitWidget):
         self._full = deal.copy()  # our own: later changes to the caller's deal change nothing
         self._moves = list(deal.move_stack)
         self._turns = tables.move_turns(self._full)
-        self._log = tables.log_frame(self._full)  # once; a step shows its first rows
+        self._log = render.log_rows(tables.log_frame(self._full))  # once; step k shows k rows
         self._working = deal.copy()
         while self._working.move_stack:
             self._working.pop()
@@ -380,7 +380,7 @@ class DealStepper(KitWidget):
         send_now()
         table = render.table_html(tables.table_frame(working), change)
         hands = render.hands_html(tables.hands_frame(working, show=show), change)
-        log = render.log_html(self._log.iloc[:k])
+        log = render.log_table(self._log[:k])
         scores = render.scores_html(tables.scores_frame(working)) if over else ""
         self.table.value = table
         self.hands.value = hands
