@@ -21,7 +21,7 @@ from penang_lib.cards import (
     check_counts,
     noted_joker,
 )
-from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
+from penang_lib.melds import MAX_RUN, RUN, SET, Meld, position_rank
 from penang_lib.rules import Rules
 from penang_lib.validate import ArgumentTypeError, flag, shown
 
@@ -86,7 +86,7 @@ def _iter_sets(counts: Counts, rules: Rules) -> Iterator[Meld]:
             if not naturals and not rules.all_joker_melds:
                 continue
             for j in range(max(0, 3 - len(naturals)), jokers + 1):
-                yield Meld(Kind.SET, naturals + (noted,) * j, rank)
+                yield Meld(SET, naturals + (noted,) * j, rank)
 
 
 def _iter_runs(counts: Counts, s: int, rules: Rules) -> Iterator[Meld]:
@@ -127,7 +127,7 @@ def _iter_runs(counts: Counts, s: int, rules: Rules) -> Iterator[Meld]:
                         row = tuple(
                             cards[p] if p in keep else stand_ins[p] for p in range(low, high + 1)
                         )
-                        yield Meld(Kind.RUN, row, low, suit)
+                        yield Meld(RUN, row, low, suit)
 
 
 # -- lay-offs and swaps against a table ----------------------------------------------------------
@@ -142,7 +142,7 @@ class TableOption:
 
 def _accepting_cards(meld: Meld) -> list[Card]:
     """The naturals a meld takes as a lay-off (a set: one per suit; a run: its two end cards)."""
-    if meld.kind is Kind.SET:
+    if meld.kind is SET:
         return [NATURALS[s * 13 + meld.low - 1] for s in range(4)]
     row = _RUN_CARD[SUITS.index(meld.suit)]
     out = []
@@ -156,7 +156,7 @@ def _accepting_cards(meld: Meld) -> list[Card]:
 
 def _takes_joker(meld: Meld) -> bool:
     """A joker can be laid off on any set and on any run shorter than 14 cards."""
-    return meld.kind is Kind.SET or len(meld) < MAX_RUN
+    return meld.kind is SET or len(meld) < MAX_RUN
 
 
 def _iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
@@ -169,7 +169,7 @@ def _iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOptio
         if counts[JOKER_INDEX]:
             for result in meld.lay_off_results(JOKER):
                 placed = result.cards[0] if result.low < meld.low else result.cards[-1]
-                if meld.kind is Kind.SET:
+                if meld.kind is SET:
                     placed = noted_joker(meld.low)
                 yield TableOption(target, placed, result)
 
@@ -182,7 +182,7 @@ def _swap_cards(meld: Meld) -> list[Card]:
     """The naturals that may take a joker's place in this meld."""
     if meld.jokers == 0:
         return []
-    if meld.kind is Kind.SET:
+    if meld.kind is SET:
         return [NATURALS[s * 13 + meld.low - 1] for s in range(4)]
     row = _RUN_CARD[SUITS.index(meld.suit)]
     found = [row[meld.low + i] for i, c in enumerate(meld.cards) if c.is_joker]

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from penang_lib.cards import JOKER_INDEX, NATURALS, Card, Counts
-from penang_lib.deal import Deal
+from penang_lib.deal import Deal, Phase
 from penang_lib.meld_count import SET_JOKER, index_at, run_mask, run_meld
 from penang_lib.meld_count import clear_caches as _clear_meld_caches
-from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
+from penang_lib.melds import MAX_RUN, SET, Meld, position_rank
 from penang_lib.moves import DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.rules import MAX_PLAYERS, Rules
 from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, optional_whole, shown, whole
@@ -141,7 +141,7 @@ def _set_meld(counts: Counts, rank: int, naturals: int, jokers: int) -> Meld:
         index = s * 13 + rank - 1
         take = min(counts[index], naturals - len(cards))
         cards.extend([NATURALS[index]] * take)
-    return Meld(Kind.SET, (*cards, *([SET_JOKER[rank]] * jokers)), rank)
+    return Meld(SET, (*cards, *([SET_JOKER[rank]] * jokers)), rank)
 
 
 def _meld_points(meld: Meld, rules: Rules) -> int:
@@ -305,7 +305,7 @@ class CarefulBot:
             return self._meld(view, passport=False)
         lay = view.lay_off_options()
         if lay:
-            target, card = min(lay, key=lambda o: view.table[o[0]].kind is not Kind.SET)
+            target, card = min(lay, key=lambda o: view.table[o[0]].kind is not SET)
             return Choice(LayOff(target, card), "Careful: a joker lay-off is the only action left.")
         # Unreachable: with no meld, no lay-off and no swap the move was forced (Dead).
         return Choice(next(iter(view.legal_moves)), "Careful: the only move left.")
@@ -343,7 +343,7 @@ class CarefulBot:
             target, card = option
             return (
                 not useful >> card.index & 1,
-                table[target].kind is Kind.SET,
+                table[target].kind is SET,
                 rules.card_value(card.rank),
             )
 
@@ -546,8 +546,9 @@ def _play(
     deal = Deal(players=players, seed=seed, rules=rules)
     seats = seat_bots(names, seed)
     push = deal.push
+    over = Phase.OVER  # read once: this loop runs every move (`deal.is_over`, without a call)
     for _ in range(MAX_MOVES):
-        if deal.is_over:
+        if deal.phase is over:
             return deal
         choice = seats[deal.turn].choose(PlayerView.of(deal))
         push(choice.move)

@@ -8,10 +8,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice, product
+from operator import mul
 
 from penang_lib.analysis import Action, check_table, unchecked_find_action
 from penang_lib.cards import (
-    JOKER_INDEX,
     MAX_JOKERS,
     MAX_PACKS,
     Card,
@@ -417,11 +417,8 @@ def counts_points(counts: Sequence[int], rules: Rules) -> int:
 
 def unchecked_counts_points(counts: Sequence[int], rules: Rules) -> int:
     """`counts_points` on the engine's own count vector (not checked: the deal's hot path)."""
-    total = counts[JOKER_INDEX] * rules.card_value(0)
-    for index in range(52):
-        if counts[index]:
-            total += counts[index] * rules.card_value(index % 13 + 1)
-    return total
+    values: tuple[int, ...] = rules._value_by_index  # type: ignore[attr-defined]
+    return sum(map(mul, counts, values))
 
 
 def _action_sentence(action: Action) -> str:

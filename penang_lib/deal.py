@@ -12,11 +12,11 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from penang_lib import analysis
 from penang_lib.cards import (
-    JOKER,
+    BY_ORDER,
     JOKER_INDEX,
     Card,
     Counts,
@@ -37,9 +37,9 @@ from penang_lib.checks import (
     unchecked_action_verdict,
     unchecked_counts_points,
 )
-from penang_lib.events import Event
-from penang_lib.meld_count import hand_shape, has_meld
-from penang_lib.melds import Kind, Meld, is_search_reading, run_readings, set_readings
+from penang_lib.events import Event, new_event
+from penang_lib.meld_count import HandFacts, has_meld
+from penang_lib.melds import SET, Meld, is_search_reading, run_readings, set_readings
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -73,6 +73,13 @@ class Status(str, Enum):
     DEAD = "dead"
     DEAD_PASSPORT = "dead.passport"
     OUT = "game"
+
+
+# The members the hot paths read, as module names (a member looked up on its enum class goes
+# through the enum's metaclass, many times slower than a global).
+_ALIVE: Final = Status.ALIVE
+_OVER: Final = Phase.OVER
+_ONE_ALIVE: Final = EndCondition.ONE_ALIVE
 
 
 class Termination(str, Enum):
@@ -172,9 +179,30 @@ class _Snapshot(NamedTuple):
     phase: Phase
 
 
+_Undo = tuple[
+    int,
+    Counts,
+    HandFacts,
+    int,
+    int,
+    int,
+    Meld | None,
+    TableInfo | None,
+    bool,
+    int,
+    Status,
+    int,
+    Phase,
+]
+"""What `pop` needs to take a move back, and all a move can change: the mover's seat, hand,
+hand facts and hand size; the table's length and, for a lay-off or a swap, the meld number
+changed with the meld and table index it had (else -1, None, None); the mover's passport;
+the actions made this turn; the mover's status; the number of turns started; the phase."""
+
+
 def _sig(meld: Meld) -> tuple[Card, ...]:
     """What a meld means regardless of card order (two readings with one signature are one)."""
-    return tuple(sorted(meld.cards, key=Card.sort_key))
+    return tuple(sorted(meld.cards, key=BY_ORDER))
 
 
 def _distinct(melds: Sequence[Meld]) -> list[Meld]:
@@ -274,6 +302,8 @@ class Deal:
         self.hands: list[Counts] = list(self.initial_hands)
         self._sizes = [sum(hand) for hand in self.hands]
         """How many cards each hand holds, kept up to date with `hands`."""
+        self._facts = [HandFacts(hand, self.rules.all_joker_melds) for hand in self.hands]
+        """What the meld search reads from each hand, kept up to date with `hands`."""
         self.table: list[Meld] = []
         self.table_infos: list[TableInfo] = []
         """What each table meld takes (lay-offs, swaps), kept up to date with `table`."""
@@ -290,7 +320,7 @@ class Deal:
         self.movers: list[int] = []
         """The seat that made each move of `move_stack`."""
         self.event_stack: list[tuple[Event, ...]] = []
-        self._undo: list[_Snapshot] = []
+        self._undo: list[_Undo] = []
         self._action_cache: dict[int, analysis.Action | None] = {}
         self.turns[self.turn] = 1
         self._turn_number = 1
@@ -322,7 +352,7 @@ class Deal:
     @property
     def is_over(self) -> bool:
         """Whether the deal has ended (someone went out, or the rule `end` stopped it)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def alive(self) -> list[int]:
@@ -344,10 +374,13 @@ class Deal:
         """
         if not self.is_over:
             return []
+        return self._winners(self.scores)
+
+    def _winners(self, scores: Sequence[int]) -> list[int]:
+        """`winners` of a finished deal whose `scores` are known."""
         out = [p for p in range(self.players) if self.status[p] is Status.OUT]
         if out:
             return out
-        scores = self.scores
         dead = [p for p in range(self.players) if self.status[p] is not Status.ALIVE]
         best = min(scores[p] for p in dead)
         return [p for p in dead if scores[p] == best]
@@ -426,13 +459,13 @@ class Deal:
         as `_action() is not None`, from bit masks of the hand and the table index, with the
         whole search only when a swap might be needed first (rules `dead`, `dead.passport`)."""
         me = self.turn
-        hand = self.hands[me]
-        if has_meld(hand, self.rules):
+        facts = self._facts[me]
+        hand = facts.counts
+        if has_meld(hand, self.rules, facts.shape):
             return True
         if not self.passport[me]:
             return False
-        masks = hand_shape(hand)[0]
-        held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+        held = facts.held
         jokers = hand[JOKER_INDEX]
         swap = False
         for info in self.table_infos:
@@ -511,7 +544,7 @@ class Deal:
             self._check_move(move, player)
         me = self.turn
         name = self.names[me]
-        if self.is_over:
+        if self.phase is _OVER:
             raise IllegalMove("end", "The deal is over: no more moves can be made.")
         if player is not None and player != me:
             raise IllegalMove("turn-order", f"It is {name}'s turn, not {self.names[player]}'s.")
@@ -571,7 +604,7 @@ class Deal:
         if (
             reading is not None
             and is_search_reading(reading, allow)
-            and tuple(sorted(reading.cards, key=Card.sort_key)) == move.cards
+            and tuple(sorted(reading.cards, key=BY_ORDER)) == move.cards
         ):
             return reading  # type: ignore[no-any-return]
         readings = [*set_readings(move.cards, allow), *run_readings(move.cards, allow)]
@@ -631,7 +664,9 @@ class Deal:
             verdict = swap_verdict(meld, move.card, self.rules, self.copies)
             raise IllegalMove(verdict.rule, verdict.reason)
         result = swapped[0]
-        if self.actions == 0:
+        # The joker the swap brings can be laid off on any set or run shorter than A to A (the
+        # first thing `swap_leaves_action` looks at, read here from the table index).
+        if self.actions == 0 and not any(info.joker_cards for info in self.table_infos):
             option = analysis.TableOption(move.target, move.card, result)
             if not analysis.unchecked_swap_leaves_action(hand, self.table, option, self.rules):
                 raise IllegalMove(
@@ -703,97 +738,105 @@ class Deal:
         result = self._resolve(move, player)
         me = self.turn
         before = self._sizes[me]
-        self._undo.append(self._snapshot())
+        # Only the mover's seat, the table, the turn and the phase change: keep what they were.
+        cls = move.__class__
+        if cls is LayOff or cls is Swap:
+            changed: int = move.target  # type: ignore[union-attr]
+            old_meld: Meld | None = self.table[changed]
+            old_info: TableInfo | None = self.table_infos[changed]
+        else:
+            changed, old_meld, old_info = -1, None, None
+        self._undo.append(
+            (
+                me,
+                self.hands[me],
+                self._facts[me],
+                before,
+                len(self.table),
+                changed,
+                old_meld,
+                old_info,
+                self.passport[me],
+                self.actions,
+                self.status[me],
+                self._turn_number,
+                self.phase,
+            )
+        )
         events: list[Event] = []
         if isinstance(move, MeldMove):
             assert result is not None
-            self._take(me, result.physical)
+            self._take(me, [card.index for card in result.cards])
             self.table.append(result)
             self.table_infos.append(table_info(result))
             self.owners.append(me)
             target = len(self.table) - 1
+            after = before - len(result)
             if not self.passport[me]:
                 self.passport[me] = True
                 events.append(
-                    Event(
-                        "passport", me, result.cards, result, target, before, before - len(result)
-                    )
+                    new_event(("passport", me, result.cards, result, target, before, after, (), ""))
                 )
+            kind = "set" if result.kind is SET else "run"  # the kind's value, read faster
             events.append(
-                Event(
-                    result.kind.value,
-                    me,
-                    result.cards,
-                    result,
-                    target,
-                    before,
-                    before - len(result),
-                )
+                new_event((kind, me, result.cards, result, target, before, after, (), ""))
             )
             if result.jokers:
                 jokers = tuple(c for c in result.cards if c.is_joker)
                 events.append(
-                    Event("joker", me, jokers, result, target, before, before - len(result))
+                    new_event(("joker", me, jokers, result, target, before, after, (), ""))
                 )
             self.actions += 1
         elif isinstance(move, LayOff):
-            assert result is not None
-            old = self.table[move.target]
+            assert result is not None and old_meld is not None
             placed = move.card
-            if move.card.is_joker:
-                placed = result.cards[0] if result.low < old.low else result.cards[-1]
-                if result.kind is Kind.SET:
+            if not placed.rank:  # a joker: the card it became
+                placed = result.cards[0] if result.low < old_meld.low else result.cards[-1]
+                if result.kind is SET:
                     placed = noted_joker(result.low)
-            self._take(me, [move.card.plain])
+            self._take(me, [move.card.index])
             self.table[move.target] = result
             self.table_infos[move.target] = table_info(result)
-            events.append(Event("lay-off", me, (placed,), result, move.target, before, before - 1))
+            events.append(
+                new_event(
+                    ("lay-off", me, (placed,), result, move.target, before, before - 1, (), "")
+                )
+            )
             self.actions += 1
         elif isinstance(move, Swap):
-            assert result is not None
-            old = self.table[move.target]
-            self._take(me, [move.card])
-            self._give(me, JOKER)
+            assert result is not None and old_meld is not None
+            old = old_meld
+            self._swap_out(me, move.card.index)
             self.table[move.target] = result
             self.table_infos[move.target] = table_info(result)
-            stood = next(
-                (
-                    c
-                    for c, n in zip(old.cards, result.cards, strict=False)
-                    if c.is_joker and not n.is_joker
-                ),
-                noted_joker(old.low),
-            )
-            if old.kind is Kind.SET:
+            if old.kind is SET:
                 stood = noted_joker(old.low)
+            else:  # the joker the card took the place of
+                stood = next(
+                    (
+                        c
+                        for c, n in zip(old.cards, result.cards, strict=False)
+                        if not c.rank and n.rank
+                    ),
+                    noted_joker(old.low),
+                )
+            swapped = (move.card, stood)
             events.append(
-                Event(
-                    "swap",
-                    me,
-                    (move.card, stood),
-                    result,
-                    move.target,
-                    before,
-                    before,
-                    detail=str(stood),
+                new_event(
+                    ("swap", me, swapped, result, move.target, before, before, (), str(stood))
                 )
             )
         elif isinstance(move, EndTurn):
-            events.append(Event("turn", me, before=before, after=before, detail=str(self.actions)))
+            events.append(
+                new_event(("turn", me, (), None, None, before, before, (), str(self.actions)))
+            )
             events.extend(self._next_turn())
         elif isinstance(move, DeclareDead):
             rule = "dead" if self.passport[me] else "dead.passport"
             self.status[me] = Status.DEAD if self.passport[me] else Status.DEAD_PASSPORT
-            events.append(
-                Event(
-                    rule,
-                    me,
-                    tuple(self.hand(me)),
-                    before=before,
-                    after=before,
-                    counts=(self.count(me),),
-                )
-            )
+            hand = tuple(cards_of(self.hands[me]))
+            points = (unchecked_counts_points(self.hands[me], self.rules),)
+            events.append(new_event((rule, me, hand, None, None, before, before, points, "")))
             events.extend(self._next_turn())
         elif isinstance(move, DeclareGame):
             self.status[me] = Status.OUT
@@ -801,8 +844,9 @@ class Deal:
             events.extend(self._finish("game"))
         self.move_stack.append(move)
         self.movers.append(me)
-        self.event_stack.append(tuple(events))
-        return tuple(events)
+        done = tuple(events)
+        self.event_stack.append(done)
+        return done
 
     def push_text(self, text: str, player: int | None = None) -> tuple[Event, ...]:
         """Read a move in its text form (`parse_move`) and push it: `push_text("meld 5H 6H 7H")`,
@@ -813,19 +857,36 @@ class Deal:
         """Take back the last move and return it; the deal is exactly as it was before."""
         if not self.move_stack:
             raise IndexError("no move to take back")
-        snap = self._undo.pop()
-        self.hands = list(snap.hands)
-        self._sizes = [sum(hand) for hand in self.hands]
-        self.table = list(snap.table)
-        self.table_infos = [table_info(meld) for meld in self.table]
-        self.owners = list(snap.owners)
-        self.passport = list(snap.passport)
-        self.status = list(snap.status)
-        self.turns = list(snap.turns)
-        self._turn_number = sum(self.turns)
-        self.turn = snap.turn
-        self.actions = snap.actions
-        self.phase = snap.phase
+        (
+            me,
+            hand,
+            facts,
+            size,
+            length,
+            changed,
+            meld,
+            info,
+            passport,
+            actions,
+            status,
+            number,
+            phase,
+        ) = self._undo.pop()
+        if self._turn_number != number:  # the move started the next turn
+            self.turns[self.turn] -= 1
+            self._turn_number = number
+        self.turn = me
+        self.hands[me] = hand
+        self._facts[me] = facts
+        self._sizes[me] = size
+        del self.table[length:], self.table_infos[length:], self.owners[length:]
+        if meld is not None and info is not None:
+            self.table[changed] = meld
+            self.table_infos[changed] = info
+        self.passport[me] = passport
+        self.status[me] = status
+        self.actions = actions
+        self.phase = phase
         self.event_stack.pop()
         self.movers.pop()
         self._action_cache.pop(len(self.move_stack), None)
@@ -837,6 +898,7 @@ class Deal:
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
         other._sizes = list(self._sizes)
+        other._facts = list(self._facts)
         other.table = list(self.table)
         other.table_infos = list(self.table_infos)
         other.owners = list(self.owners)
@@ -868,32 +930,38 @@ class Deal:
             self.phase,
         )
 
-    def _take(self, player: int, cards: Sequence[Card]) -> None:
+    def _take(self, player: int, indices: Sequence[int]) -> None:
+        """Take the cards at count-vector `indices` from a hand (an index once per card)."""
         hand = list(self.hands[player])
-        for card in cards:
-            hand[card.index] -= 1
-        self.hands[player] = tuple(hand)
-        self._sizes[player] -= len(cards)
+        for i in indices:
+            hand[i] -= 1
+        counts = tuple(hand)
+        self.hands[player] = counts
+        self._sizes[player] -= len(indices)
+        self._facts[player] = self._facts[player].changed(counts, indices)
 
-    def _give(self, player: int, card: Card) -> None:
+    def _swap_out(self, player: int, index: int) -> None:
+        """A swap: the natural at `index` leaves the hand and a joker comes in."""
         hand = list(self.hands[player])
-        hand[card.index] += 1
-        self.hands[player] = tuple(hand)
-        self._sizes[player] += 1
+        hand[index] -= 1
+        hand[JOKER_INDEX] += 1
+        counts = tuple(hand)
+        self.hands[player] = counts
+        self._facts[player] = self._facts[player].changed(counts, (index, JOKER_INDEX))
 
     def _next_turn(self) -> list[Event]:
-        alive = self.status.count(Status.ALIVE)
+        status = self.status
+        alive = status.count(_ALIVE)
         if not alive:
             return self._finish("all dead")
-        if self.rules.end_condition is EndCondition.ONE_ALIVE and alive == 1 and self.players > 1:
+        if self.rules.end_condition is _ONE_ALIVE and alive == 1 and self.players > 1:
             return self._finish("one alive")
-        status = self.status
         seat = (self.turn + 1) % self.players
-        if status[seat] is Status.ALIVE:
+        if status[seat] is _ALIVE:
             detail = ""
         else:
             skipped = []
-            while status[seat] is not Status.ALIVE:
+            while status[seat] is not _ALIVE:
                 skipped.append(str(seat))
                 seat = (seat + 1) % self.players
             detail = ",".join(skipped)
@@ -901,12 +969,12 @@ class Deal:
         self.actions = 0
         self.turns[seat] += 1
         self._turn_number += 1
-        return [Event("turn-order", seat, detail=detail)]
+        return [new_event(("turn-order", seat, (), None, None, 0, 0, (), detail))]
 
     def _finish(self, why: str) -> list[Event]:
         self.phase = Phase.OVER
         scores = tuple(self.scores)
-        winners = self.winners
+        winners = self._winners(scores)
         return [
             Event("end", None, detail=why),
             Event("scoring", None, counts=scores, detail=",".join(str(w) for w in winners)),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
 
 from penang_lib.cards import Card
 from penang_lib.melds import Meld
@@ -30,3 +32,8 @@ class Event(NamedTuple):
     after: int = 0
     counts: tuple[int, ...] = ()
     detail: str = ""
+
+
+new_event: Callable[[tuple[Any, ...]], Event] = partial(tuple.__new__, Event)
+"""An `Event` from all nine fields in their order, given as one tuple: how the deal makes the
+events of every move (no keyword arguments to match, no Python call: several times cheaper)."""

@@ -4,8 +4,9 @@ Rules `meld`, `run`, `set` and `joker` (and the house rule `all_joker_melds`), w
 masks of a count-vector hand: `count_melds` says how many distinct melds a hand can make,
 `nth_meld` builds meld number k of them, `has_meld` says whether there is any. A hand with jokers
 can make thousands of melds; counting them by blocks lets a bot pick one uniformly at random
-without building the others. `analysis.iter_melds` lists the very same melds, in Meld values,
-for the rule checks (its loops are the slow twins of the ones here).
+without building the others. `analysis.iter_melds` lists the very same melds, in the same
+order, in Meld values, for the rule checks (its loops are the slow twins of the ones here).
+`HandFacts` keeps a hand's shape and meld count up to date card by card, for a deal's seats.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from itertools import combinations, compress, islice, product
 from math import comb
 
 from penang_lib.cards import JOKER, JOKER_INDEX, NATURALS, SUITS, Card, Counts
-from penang_lib.melds import MAX_RUN, Kind, Meld, position_rank
+from penang_lib.melds import MAX_RUN, RUN, SET, Meld, position_rank
 from penang_lib.rules import Rules
 
 # -- card tables (built once; the hot loops only index into them) ------------------------------
@@ -113,87 +114,102 @@ def _ace_to_ace_runs(
     return tuple(out)
 
 
-_RunBlock = tuple[int, int, int, tuple[int, ...], int]
-"""(count, low, high, positions, extra): `extra` of `positions` become jokers (-1: exactly these
-positions are the naturals)."""
-
-
-@lru_cache(maxsize=16384)
-def _run_blocks(mask: int, aces: int, jokers: int, all_jokers: bool) -> tuple[_RunBlock, ...]:
-    """The runs of one suit a hand can make, as counted blocks (`mask`: ranks held, bit r-1);
-    `_run_count` is their total."""
-    have = [False] * (MAX_RUN + 1)
-    for p in range(1, MAX_RUN + 1):
-        have[p] = bool(mask >> (position_rank(p) - 1) & 1)
-    blocks: list[_RunBlock] = []
-    # Twin of the run window loop in analysis._iter_runs (which builds each Meld).
+def _nth_run(
+    mask: int, aces: int, jokers: int, all_jokers: bool, k: int
+) -> tuple[int, int, Sequence[int]] | None:
+    """Run number `k` (from 0) of the runs of one suit a hand can make (`mask`: the ranks held,
+    bit r-1), as its low and high positions and the positions of its naturals; None when there
+    are not so many. The runs come window by window (by low, then high position), and within a
+    window by how many of its naturals are left out for jokers, fewest first, in the order of
+    `itertools.combinations`: the walk of `_run_count`, which only counts them."""
+    m = run_mask(mask)
+    by_spare = _BY_SPARE_ALL if all_jokers else _BY_SPARE
+    # Twin of the run window loop in analysis._iter_runs (which builds each Meld); every window
+    # starts with the two positions from `low`, and `ways` is read for the jokers still spare.
     for low in range(1, MAX_RUN - 1):
-        missing = 0
-        for high in range(low, MAX_RUN + 1):
-            if not have[high]:
+        missing = 2 - (m >> (low - 1) & 1) - (m >> low & 1)
+        if missing > jokers:
+            continue
+        held = 2 - missing
+        ways = by_spare[min(jokers - missing, MAX_RUN)]
+        for high in range(low + 2, MAX_RUN + 1):
+            if m >> (high - 1) & 1:
+                held += 1
+            else:
                 missing += 1
                 if missing > jokers:
                     break
-            if high - low < 2 or (low, high) == (2, MAX_RUN):
+                ways = by_spare[min(jokers - missing, MAX_RUN)]
+            if high == MAX_RUN and low <= 2:
+                if low == 1:  # A to A
+                    usable = tuple(p for p in range(1, MAX_RUN + 1) if m >> (p - 1) & 1)
+                    runs = _ace_to_ace_runs(usable, aces, jokers, all_jokers)
+                    if k < len(runs):
+                        return low, high, runs[k]
+                    k -= len(runs)
                 continue  # 2 to high A holds the ranks of A to K: the same meld move
-            usable = tuple(p for p in range(low, high + 1) if have[p])
-            if low == 1 and high == MAX_RUN:
-                for natural in _ace_to_ace_runs(usable, aces, jokers, all_jokers):
-                    blocks.append((1, low, high, natural, -1))
+            here = ways[held]
+            if k >= here:
+                k -= here
                 continue
             spare = jokers - missing
-            for extra in range(min(spare, len(usable)) + 1):
-                n = comb(len(usable), extra)
-                if extra == len(usable) and not all_jokers:
+            naturals = [p for p in range(low, high + 1) if m >> (p - 1) & 1]
+            for extra in range(min(spare, held) + 1):
+                n = comb(held, extra)
+                if extra == held and not all_jokers:
                     n -= 1
-                if n > 0:
-                    blocks.append((n, low, high, usable, extra))
-    return tuple(blocks)
+                if k < n:
+                    as_joker = next(islice(combinations(naturals, extra), k, None))
+                    return low, high, [p for p in naturals if p not in as_joker]
+                k -= n
+    return None
 
 
 @lru_cache(maxsize=65536)
 def _run_count(mask: int, aces: int, jokers: int, all_jokers: bool) -> int:
-    """How many runs of one suit a hand can make: the total of `_run_blocks`, found without
-    listing the blocks (a window with h naturals and m gaps gives the sum over e <= jokers - m
+    """How many runs of one suit a hand can make (the runs `_nth_run` walks), found without
+    listing them (a window with h naturals and m gaps gives the sum over e <= jokers - m
     of C(h, e) runs, e naturals being left out for jokers)."""
+    m = run_mask(mask)
     if jokers == 0:
         # Only unbroken stretches: one of length n holds (n - 1)(n - 2) / 2 runs.
-        m = run_mask(mask)
         total = 0
-        length = 0
-        for p in range(MAX_RUN + 1):
-            if p < MAX_RUN and m >> p & 1:
-                length += 1
-            else:
-                if length >= 3:
-                    total += (length - 1) * (length - 2) // 2
-                length = 0
+        rest = m
+        while rest:
+            stretch = rest & ~(rest + (rest & -rest))  # the lowest stretch of held positions
+            n = stretch.bit_count()
+            if n >= 3:
+                total += (n - 1) * (n - 2) // 2
+            rest ^= stretch
         if aces == 1 and m == (1 << MAX_RUN) - 1:
             total -= 1  # A to A needs two aces
         if m >> 1 == (1 << (MAX_RUN - 1)) - 1:
             total -= 1  # 2 to high A is the same meld as A to K
         return total
-    m = run_mask(mask)
-    ways = _WAYS_ALL if all_jokers else _WAYS
+    by_spare = _BY_SPARE_ALL if all_jokers else _BY_SPARE
     total = 0
-    # Twin of the window loop of `_run_blocks` above (positions from 0 here).
+    # Twin of the window loop of `_nth_run` above (positions from 0 here); every window starts
+    # with the two positions from `low`, and `ways` is read for the jokers still spare.
     for low in range(MAX_RUN - 2):
-        missing = 0
-        held = 0
-        for high in range(low, MAX_RUN):
+        missing = 2 - (m >> low & 1) - (m >> (low + 1) & 1)
+        if missing > jokers:
+            continue
+        held = 2 - missing
+        ways = by_spare[min(jokers - missing, MAX_RUN)]
+        for high in range(low + 2, MAX_RUN):
             if m >> high & 1:
                 held += 1
             else:
                 missing += 1
                 if missing > jokers:
                     break
-            if high - low < 2 or (low, high) == (1, MAX_RUN - 1):
+                ways = by_spare[min(jokers - missing, MAX_RUN)]
+            if high == MAX_RUN - 1 and low < 2:
+                if low == 0:  # A to A
+                    usable = tuple(p + 1 for p in range(MAX_RUN) if m >> p & 1)
+                    total += len(_ace_to_ace_runs(usable, aces, jokers, all_jokers))
                 continue  # 2 to high A holds the ranks of A to K: the same meld move
-            if high == MAX_RUN - 1 and low == 0:
-                usable = tuple(p + 1 for p in range(MAX_RUN) if m >> p & 1)
-                total += len(_ace_to_ace_runs(usable, aces, jokers, all_jokers))
-                continue
-            total += ways[held][min(jokers - missing, MAX_RUN)]
+            total += ways[held]
     return total
 
 
@@ -215,6 +231,9 @@ def _ways(all_jokers: bool) -> tuple[tuple[int, ...], ...]:
 
 _WAYS = _ways(False)
 _WAYS_ALL = _ways(True)
+_BY_SPARE = tuple(zip(*_WAYS, strict=True))
+"""`_WAYS` the other way round: by_spare[spare][h]."""
+_BY_SPARE_ALL = tuple(zip(*_WAYS_ALL, strict=True))
 
 
 def _rank_held(counts: Counts, rank: int) -> tuple[int, int, int, int]:
@@ -241,20 +260,107 @@ def count_melds(counts: Counts, rules: Rules, shape: Shape | None = None) -> int
 
 
 def _count_melds_of(counts: Counts, rules: Rules, shape: Shape) -> int:
+    sets = [0] + [-1] * 13
+    runs = [-1] * 4
+    _fill_terms(counts, shape, rules.all_joker_melds, sets, runs)
+    return sum(sets) + sum(runs)
+
+
+def _fill_terms(counts: Counts, shape: Shape, allj: bool, sets: list[int], runs: list[int]) -> None:
+    """Work out the melds of the hand by where they lie, for the entries still -1: `sets[r]`,
+    the sets of rank r (1..13), and `runs[s]`, the runs of suit number s. The hand's meld count
+    is the sum of them all."""
     masks, ranks = shape
     jokers = counts[JOKER_INDEX]
-    allj = rules.all_joker_melds
-    total = 0
     need = 3 - jokers
     for rank in range(1, 14):
-        n = ranks[rank]
-        if n >= need and (n or allj):
-            total += _set_blocks(_rank_held(counts, rank), jokers, allj)[0]
+        if sets[rank] < 0:
+            n = ranks[rank]
+            if n >= need and (n or allj):
+                sets[rank] = _set_blocks(_rank_held(counts, rank), jokers, allj)[0]
+            else:
+                sets[rank] = 0
     for s in range(4):
-        mask = masks[s]
-        if mask or allj:
-            total += _run_count(mask, min(counts[s * 13], 2), jokers, allj)
-    return total
+        if runs[s] < 0:
+            mask = masks[s]
+            if mask or allj:
+                runs[s] = _run_count(mask, min(counts[s * 13], 2), jokers, allj)
+            else:
+                runs[s] = 0
+
+
+class HandFacts:
+    """One hand with what the meld search reads from it, derived card by card as it changes.
+
+    A deal keeps one per seat. When a move takes cards from a hand (or gives it a joker),
+    `changed` works out the new hand's shape from the old one's, and keeps the meld counts of
+    the ranks and suits the move did not touch (none when the number of jokers changed): only
+    the others are counted again, when the count is first asked for (`melds()`).
+
+    `counts` is the hand, `shape` its `hand_shape` and `held` the naturals held, as a bit mask
+    over count-vector indices: always what a fresh look at `counts` gives.
+    """
+
+    __slots__ = ("_allj", "_runs", "_sets", "_total", "counts", "held", "shape")
+
+    def __init__(self, counts: Counts, all_jokers: bool) -> None:
+        self.counts = counts
+        self.shape = hand_shape(counts)
+        masks = self.shape[0]
+        self.held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+        self._allj = all_jokers
+        self._sets = [0] + [-1] * 13
+        """Per rank 1..13, how many sets of that rank the hand can make (-1: not counted yet)."""
+        self._runs = [-1] * 4
+        """Per suit number, how many runs of that suit the hand can make (-1: not counted yet)."""
+        self._total: int | None = None
+
+    def changed(self, counts: Counts, indices: Sequence[int]) -> HandFacts:
+        """The facts of `counts`: this hand after the cards at `indices` were taken or given
+        (an index may come more than once; 52 is a joker)."""
+        old = self.counts
+        masks = list(self.shape[0])
+        ranks = list(self.shape[1])
+        held = self.held
+        if counts[JOKER_INDEX] == old[JOKER_INDEX]:
+            sets = self._sets.copy()
+            runs = self._runs.copy()
+        else:  # other jokers: every rank and suit is counted again
+            sets = [0] + [-1] * 13
+            runs = [-1] * 4
+        for i in indices if len(indices) == 1 else set(indices):  # each index once
+            if i == JOKER_INDEX:
+                continue
+            n = counts[i]
+            s = _SUIT_OF[i]
+            rank = _RANK_OF[i]
+            ranks[rank] += n - old[i]
+            if n:
+                masks[s] |= _BIT_OF[i]
+                held |= 1 << i
+            else:
+                masks[s] &= ~_BIT_OF[i]
+                held &= ~(1 << i)
+            sets[rank] = -1
+            runs[s] = -1
+        facts = HandFacts.__new__(HandFacts)
+        facts.counts = counts
+        facts.shape = (tuple(masks), tuple(ranks))
+        facts.held = held
+        facts._allj = self._allj
+        facts._sets = sets
+        facts._runs = runs
+        facts._total = None
+        return facts
+
+    def melds(self) -> int:
+        """How many distinct melds the hand can make (what `count_melds` says)."""
+        total = self._total
+        if total is None:
+            sets, runs = self._sets, self._runs
+            _fill_terms(self.counts, self.shape, self._allj, sets, runs)
+            total = self._total = sum(sets) + sum(runs)
+        return total
 
 
 def nth_meld(counts: Counts, rules: Rules, k: int, shape: Shape | None = None) -> Meld:
@@ -279,7 +385,7 @@ def nth_meld(counts: Counts, rules: Rules, k: int, shape: Shape | None = None) -
                 k -= size
                 continue
             naturals = tuple(NATURALS[s * 13 + rank - 1] for s in range(4) for _ in range(take[s]))
-            return Meld(Kind.SET, naturals + (SET_JOKER[rank],) * (least + k), rank)
+            return Meld(SET, naturals + (SET_JOKER[rank],) * (least + k), rank)
     for s in range(4):
         mask = masks[s]
         if not mask and not allj:
@@ -289,16 +395,10 @@ def nth_meld(counts: Counts, rules: Rules, k: int, shape: Shape | None = None) -
         if k >= total:
             k -= total
             continue
-        for size, low, high, positions, extra in _run_blocks(mask, aces, jokers, allj):
-            if k >= size:
-                k -= size
-                continue
-            if extra < 0:
-                natural = set(positions)
-            else:
-                as_joker = next(islice(combinations(positions, extra), k, None))
-                natural = set(positions).difference(as_joker)
-            return run_meld(s, low, high, natural)
+        found = _nth_run(mask, aces, jokers, allj, k)
+        assert found is not None  # `_run_count` counted it
+        low, high, natural = found
+        return run_meld(s, low, high, natural)
     raise IndexError("meld number out of range")
 
 
@@ -309,7 +409,7 @@ def run_meld(s: int, low: int, high: int, natural: set[int] | Sequence[int]) -> 
     row = tuple(
         NATURALS[index_at(s, p)] if p in natural else jokers[p] for p in range(low, high + 1)
     )
-    return Meld(Kind.RUN, row, low, SUITS[s])
+    return Meld(RUN, row, low, SUITS[s])
 
 
 def has_meld(counts: Counts, rules: Rules, shape: Shape | None = None) -> bool:

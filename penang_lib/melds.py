@@ -11,8 +11,10 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from penang_lib.cards import (
+    BY_ORDER,
     JOKER,
     JOKER_INDEX,
     NATURALS,
@@ -39,6 +41,12 @@ class Kind(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+# The members as module names, for the hot paths: looking a member up on its enum class goes
+# through the enum's metaclass and costs many times what reading a global does.
+RUN: Final = Kind.RUN
+SET: Final = Kind.SET
 
 
 def position_rank(position: int) -> int:
@@ -86,18 +94,18 @@ class Meld:
                 placed.append(card)
         if len(placed) < 3 or low < 1 or low + len(placed) - 1 > MAX_RUN:
             raise ValueError("a run has 3 to 14 cards between the low and the high ace")
-        return Meld(Kind.RUN, tuple(placed), low, suit)
+        return Meld(RUN, tuple(placed), low, suit)
 
     @staticmethod
     def set_of(rank: int, cards: Sequence[Card]) -> Meld:
         """A set of `rank`: naturals (sorted by suit) then jokers noted with the rank."""
-        naturals = sorted((c for c in cards if not c.is_joker), key=Card.sort_key)
+        naturals = sorted((c for c in cards if c.rank), key=BY_ORDER)
         if any(c.rank != rank for c in naturals):
             raise ValueError(f"a set of {rank_name(rank, plural=True)} takes only that rank")
         jokers = [noted_joker(rank) for c in cards if c.is_joker]
         if len(naturals) + len(jokers) < 3:
             raise ValueError("a set needs at least three cards")
-        return Meld(Kind.SET, (*naturals, *jokers), rank)
+        return Meld(SET, (*naturals, *jokers), rank)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -108,7 +116,7 @@ class Meld:
     @property
     def high(self) -> int:
         """A run's highest position (14 = high ace); a set's rank."""
-        return self.low + len(self.cards) - 1 if self.kind is Kind.RUN else self.low
+        return self.low + len(self.cards) - 1 if self.kind is RUN else self.low
 
     @property
     def jokers(self) -> int:
@@ -141,7 +149,7 @@ class Meld:
     @property
     def description(self) -> str:
         """In words: "a run of hearts from 5♥ to 8♥", "a set of sevens"."""
-        if self.kind is Kind.SET:
+        if self.kind is SET:
             return f"a set of {rank_name(self.low, plural=True)}"
         first = position_card(self.suit, self.low).symbol
         last = position_card(self.suit, self.high).symbol
@@ -157,11 +165,11 @@ class Meld:
         A natural fits a run only at either end, never past an ace; a plain joker may fit at
         either end (two results); a noted joker only where its note says.
         """
-        if self.kind is Kind.SET:
+        if self.kind is SET:
             if card.is_joker:
                 if card.as_rank is not None and card.as_rank != self.low:
                     return []
-                return [Meld(Kind.SET, (*self.cards, noted_joker(self.low)), self.low)]
+                return [Meld(SET, (*self.cards, noted_joker(self.low)), self.low)]
             if card.rank != self.low:
                 return []
             # The naturals stay in suit order (as `set_of` sorts them), the jokers last.
@@ -169,36 +177,38 @@ class Meld:
             at = 0
             while at < len(cards) and cards[at].rank and cards[at].index <= card.index:
                 at += 1
-            return [Meld(Kind.SET, (*cards[:at], card, *cards[at:]), self.low)]
+            return [Meld(SET, (*cards[:at], card, *cards[at:]), self.low)]
         results: list[Meld] = []
         ends = []
-        if self.low > 1:
-            ends.append((self.low - 1, True))
-        if self.high < MAX_RUN:
-            ends.append((self.high + 1, False))
+        low = self.low
+        high = low + len(self.cards) - 1
+        if low > 1:
+            ends.append((low - 1, True))
+        if high < MAX_RUN:
+            ends.append((high + 1, False))
         for position, below in ends:
             want = position_card(self.suit, position)
-            if card.is_joker:
+            if not card.rank:  # a joker
                 if card.as_rank is not None and (
                     card.as_rank != want.rank or (card.as_suit not in (None, self.suit))
                 ):
                     continue
                 placed = noted_joker(want.rank, self.suit)
-            elif card == want:
+            elif card is want or card == want:  # the engine's naturals are shared instances
                 placed = card
             else:
                 continue
             if below:
-                results.append(Meld(Kind.RUN, (placed, *self.cards), position, self.suit))
+                results.append(Meld(RUN, (placed, *self.cards), position, self.suit))
             else:
-                results.append(Meld(Kind.RUN, (*self.cards, placed), self.low, self.suit))
+                results.append(Meld(RUN, (*self.cards, placed), self.low, self.suit))
         return results
 
     def swap_results(self, card: Card) -> list[Meld]:
         """Every meld this one becomes when natural `card` takes the place of one of its jokers."""
         if card.is_joker or self.jokers == 0:
             return []
-        if self.kind is Kind.SET:
+        if self.kind is SET:
             if card.rank != self.low:
                 return []
             rest = list(self.cards)
@@ -206,10 +216,13 @@ class Meld:
             return [Meld.set_of(self.low, [*rest, card])]
         results = []
         for offset, placed in enumerate(self.cards):
-            if placed.is_joker and position_card(self.suit, self.low + offset) == card:
+            if placed.rank:
+                continue
+            want = position_card(self.suit, self.low + offset)
+            if want is card or want == card:  # the engine's naturals are shared instances
                 cards = list(self.cards)
                 cards[offset] = card
-                results.append(Meld(Kind.RUN, tuple(cards), self.low, self.suit))
+                results.append(Meld(RUN, tuple(cards), self.low, self.suit))
         return results
 
 
@@ -313,7 +326,7 @@ def is_search_reading(meld: object, allow_all_jokers: bool = False) -> bool:
     if size < 3 or low.__class__ is not int:
         return False
     naturals = 0
-    if meld.kind is Kind.SET:
+    if meld.kind is SET:
         if meld.suit != "":
             return False
         last = -1
@@ -330,7 +343,7 @@ def is_search_reading(meld: object, allow_all_jokers: bool = False) -> bool:
                 return False
             else:
                 last = JOKER_INDEX
-    elif meld.kind is Kind.RUN:
+    elif meld.kind is RUN:
         suit = meld.suit
         if suit not in SUITS or len(suit) != 1 or low < 1 or low + size - 1 > MAX_RUN:
             return False

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, ClassVar, Final, NoReturn
 
-from penang_lib.cards import Card, CardParseError, cards_symbols, cards_text, read_cards
+from penang_lib.cards import BY_ORDER, Card, CardParseError, cards_symbols, cards_text, read_cards
 from penang_lib.melds import Meld
 from penang_lib.validate import ArgumentTypeError, shown
 
@@ -56,7 +56,7 @@ class MeldMove:
                 "MeldMove.of('5H 6H 7H') or parse_move('meld 5H 6H 7H')"
             )
         try:
-            ordered = tuple(sorted(cards, key=Card.sort_key))  # type: ignore[call-overload]
+            ordered = tuple(sorted(cards, key=BY_ORDER))  # type: ignore[call-overload]
         except (AttributeError, TypeError):
             raise ArgumentTypeError(_cards_problem(cards)) from None
         object.__setattr__(self, "cards", ordered)

@@ -141,6 +141,10 @@ class Rules:
         object.__setattr__(self, "dealer_system", dealer)
         by_rank = [values["JK"]] + [values[rank_text(r)] for r in range(1, 14)]
         object.__setattr__(self, "_value_by_rank", tuple(by_rank))
+        # The same values by count-vector index (52 naturals suit-major, then the joker), so
+        # that a hand's count is one pass over its count vector.
+        by_index = (*(by_rank[i % 13 + 1] for i in range(52)), by_rank[0])
+        object.__setattr__(self, "_value_by_index", by_index)
 
     def _check_numbers(self) -> None:
         if not (1 <= self.packs <= MAX_PACKS and 1 <= self.packs_five_players <= MAX_PACKS):

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from penang_lib.cards import SUITS, Card
 from penang_lib.meld_count import RUN_JOKER, SET_JOKER, index_at
-from penang_lib.melds import MAX_RUN, Kind, Meld
+from penang_lib.melds import MAX_RUN, SET, Meld
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,19 +50,34 @@ _SET_INFO: tuple[tuple[TableInfo, TableInfo], ...] = tuple(
 )
 
 
+_RUN_INDEX: tuple[tuple[int, ...], ...] = tuple(
+    tuple(index_at(s, max(p, 1)) for p in range(MAX_RUN + 1)) for s in range(len(SUITS))
+)
+"""Per suit number and run position 1..14, the count-vector index of the natural there."""
+
+
 @lru_cache(maxsize=4096)
 def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> TableInfo:
     # Twin of analysis.accepting_cards and analysis.swap_cards for a run (those give Cards).
-    ends: list[int] = []
-    if low > 1:
-        ends.append(low - 1)
-    if high < MAX_RUN:
-        ends.append(high + 1)
-    if len(ends) == 2 and index_at(s, ends[0]) == index_at(s, ends[1]):
-        del ends[1]  # 2 to K: the ace fits at either end, one card, one joker note
-    accepts = tuple(index_at(s, p) for p in ends)
-    jokers = tuple(RUN_JOKER[s][p] for p in ends)
-    swaps = tuple(dict.fromkeys(index_at(s, p) for p in joker_positions))
+    row = _RUN_INDEX[s]
+    notes = RUN_JOKER[s]
+    if low > 1 and high < MAX_RUN:
+        below, above = row[low - 1], row[high + 1]
+        if below == above:  # 2 to K: the ace fits at either end, one card, one joker note
+            accepts: tuple[int, ...] = (below,)
+            jokers: tuple[Card, ...] = (notes[low - 1],)
+        else:
+            accepts = (below, above)
+            jokers = (notes[low - 1], notes[high + 1])
+    elif low > 1:
+        accepts = (row[low - 1],)
+        jokers = (notes[low - 1],)
+    elif high < MAX_RUN:
+        accepts = (row[high + 1],)
+        jokers = (notes[high + 1],)
+    else:
+        accepts = jokers = ()
+    swaps = tuple(dict.fromkeys([row[p] for p in joker_positions]))
     return TableInfo(accepts, _mask(accepts), jokers, swaps, _mask(swaps))
 
 
@@ -72,16 +87,14 @@ _SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
 def table_info(meld: Meld) -> TableInfo:
     """What table meld `meld` takes (a run's ends and joker places; a set's rank)."""
     cards = meld.cards
-    with_joker = False
-    for card in cards:
-        if not card.rank:
-            with_joker = True
-            break
-    if meld.kind is Kind.SET:
-        return _SET_INFO[meld.low][with_joker]
     low = meld.low
-    jokers = tuple(low + i for i, c in enumerate(cards) if not c.rank) if with_joker else ()
-    return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, jokers)
+    if meld.kind is SET:
+        for card in cards:
+            if not card.rank:
+                return _SET_INFO[low][True]
+        return _SET_INFO[low][False]
+    jokers = [low + i for i, card in enumerate(cards) if not card.rank]
+    return _run_info(_SUIT_INDEX[meld.suit], low, low + len(cards) - 1, tuple(jokers))
 
 
 def clear_caches() -> None:

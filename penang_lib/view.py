@@ -12,7 +12,7 @@ table meld takes (lay-offs, swaps) is worked out once per meld, when it is laid 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TypeVar, cast
+from typing import Final, TypeVar, cast
 
 from penang_lib import analysis
 from penang_lib.analysis import check_table
@@ -25,8 +25,9 @@ from penang_lib.cards import (
     cards_of,
     check_counts,
 )
-from penang_lib.deal import Deal, Status
+from penang_lib.deal import Deal, Phase, Status
 from penang_lib.meld_count import (
+    HandFacts,
     Shape,
     count_melds,
     hand_shape,
@@ -50,6 +51,11 @@ from penang_lib.table_index import table_info
 from penang_lib.validate import ArgumentTypeError, flag, instance, shown, whole
 
 T = TypeVar("T")
+_OVER: Final = Phase.OVER  # read once: a member looked up on its enum class is slow
+_END_TURN: Final = EndTurn()
+_DEAD: Final = DeclareDead()
+_GAME: Final = DeclareGame()
+"""The moves without fields, made once (they are frozen values)."""
 
 
 # -- the view ------------------------------------------------------------------------------------
@@ -68,6 +74,7 @@ class PlayerView:
     """
 
     __slots__ = (
+        "_facts",
         "_infos",
         "_lay",
         "_melds",
@@ -159,6 +166,7 @@ class PlayerView:
         self.status = tuple(_per_seat(status, "status", players, Status, "a Status"))
         self.turn_number = whole(turn_number, "turn_number", 1)
         self.over = flag(over, "over")
+        self._facts: HandFacts | None = None
         self._shape: Shape | None = None
         self._melds: int | None = None
         self._lay: list[Option] | None = None
@@ -179,7 +187,9 @@ class PlayerView:
         view.names = names if names.__class__ is tuple else tuple(names)
         view.rules = deal.rules
         view.copies = deal.copies
-        view.counts = deal.hands[seat]
+        facts = deal._facts[seat]
+        view._facts = facts
+        view.counts = facts.counts
         view.table = tuple(deal.table)
         view._infos = tuple(deal.table_infos)
         view.owners = tuple(deal.owners)
@@ -189,8 +199,8 @@ class PlayerView:
         view.hand_sizes = tuple(deal._sizes)  # sizes only: no other hand is kept
         view.status = tuple(deal.status)
         view.turn_number = deal.turn_number
-        view.over = deal.is_over
-        view._shape = None
+        view.over = deal.phase is _OVER
+        view._shape = facts.shape
         view._melds = None
         view._lay = None
         view._natural = None
@@ -242,8 +252,11 @@ class PlayerView:
     def count_melds(self) -> int:
         """How many distinct melds the hand can make."""
         if self._melds is None:
-            # The shape is only worked out when the count is not already known for this hand.
-            self._melds = count_melds(self.counts, self.rules, self._shape)
+            facts = self._facts
+            if facts is not None:  # a view of a deal: the deal's facts count from the last hand
+                self._melds = facts.melds()
+            else:  # the shape is only worked out when the memo does not know the hand
+                self._melds = count_melds(self.counts, self.rules, self._shape)
         return self._melds
 
     def melds(self) -> Iterator[Meld]:
@@ -260,8 +273,12 @@ class PlayerView:
         if self.passport:
             hand = self.counts
             jokers = hand[JOKER_INDEX]
-            masks = self.shape()[0]
-            held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+            facts = self._facts
+            if facts is not None:
+                held = facts.held
+            else:
+                masks = self.shape()[0]
+                held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
             for target, info in enumerate(self._infos):
                 if info.accept_mask & held:
                     for index in info.accepts:
@@ -276,7 +293,10 @@ class PlayerView:
                     for index in info.swaps:
                         if hand[index]:
                             swap.append((target, NATURALS[index]))
-            if swap and not self.actions:
+            # A swap brings a joker, which any set or run shorter than A to A takes (what
+            # `analysis.swap_leaves_action` looks at first): only a table of full runs needs the
+            # whole search for each swap.
+            if swap and not self.actions and not any(i.joker_cards for i in self._infos):
                 swap = [o for o in swap if self._swap_leaves_action(o)]
         self._lay = lay
         self._natural = natural
@@ -330,9 +350,9 @@ class PlayerView:
         if self.over:
             return None
         if not self.hand_sizes[self.seat]:
-            return DeclareGame()
+            return _GAME
         if self.actions == 0 and not self.can_act():
-            return DeclareDead()
+            return _DEAD
         return None
 
     def count_moves(self) -> int:
@@ -368,7 +388,7 @@ class PlayerView:
         if k < len(swap):
             return Swap(*swap[k])
         if k == len(swap) and self.actions:
-            return EndTurn()
+            return _END_TURN
         raise IndexError(
             f"there are {self.count_moves()} legal moves (numbered from 0), not number "
             f"{shown(k + melds + len(lay))}"
