@@ -2,6 +2,9 @@
 this file and at the template beside it (site/voila/templates/penang). Flags given to `serve`
 (port, ip, pool size) beat what is written here."""
 
+import re
+from pathlib import Path
+
 from penang_lib.serve import DEFAULT_PORT, catalogue
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by traitlets)
@@ -23,10 +26,32 @@ c.VoilaConfiguration.file_denylist = [r".*\.(ipynb|py|json)", r"(^|.*/)\..*"]
 # Only the JupyterLab extensions a lesson uses: the widgets and Voila's widget manager. Others
 # installed beside them (code highlighting, the server proxy's launcher) would only be fetched
 # and run by every page for nothing.
-c.VoilaConfiguration.extension_allowlist = [
-    "@jupyter-widgets/jupyterlab-manager",
-    "@voila-dashboards/widgets-manager8",
-]
+EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8"]
+c.VoilaConfiguration.extension_allowlist = EXTENSIONS
+
+
+def _extension_scripts(names: list[str]) -> list[str]:
+    """The scripts of these JupyterLab extensions, as paths under `voila/labextensions/` with the
+    query the page asks for them with: a page names them in its head (`rel=preload`), so the
+    browser fetches them while it runs Voila's own scripts, instead of one after the other once
+    those have run and asked for them."""
+    from jupyterlab_server.config import get_federated_extensions
+    from voila.utils import get_voila_labextensions_path
+
+    found = get_federated_extensions(get_voila_labextensions_path())
+    paths = []
+    for name in names:
+        if name not in found:
+            continue
+        static = Path(found[name]["ext_path"]) / "static"
+        for script in sorted(static.glob("*.js")):
+            chunk = re.fullmatch(r"[0-9]+\.([0-9a-f]+)\.js", script.name)
+            if chunk:  # a chunk is asked for with its hash as `?v=`
+                paths.append(f"{name}/static/{script.name}?v={chunk.group(1)}")
+            elif script.name.startswith("remoteEntry."):
+                paths.append(f"{name}/static/{script.name}")
+    return paths
+
 
 # Fast pages: every lesson keeps a kernel that has already run it (pool size per lesson).
 # Lessons read their link's query string with voila.utils.get_query_string(), which waits
@@ -57,12 +82,13 @@ c.Voila.port_retries = 0
 
 # The landing page lists the lessons from the notebooks' own metadata.
 c.Voila.tornado_settings = {"jinja_template_vars": {"lessons": catalogue()}}
+# Lesson pages preload their extensions' scripts (`resources.preload_scripts` in the template).
+c.VoilaConfiguration.resources = {"preload_scripts": _extension_scripts(EXTENSIONS)}
 
 
 def _load_site_changes() -> None:
     """Our changes to Voila's behaviour (site/penang_site.py, next to this file)."""
     import importlib.util
-    from pathlib import Path
 
     path = Path(__file__).with_name("penang_site.py")
     spec = importlib.util.spec_from_file_location("penang_site", path)

@@ -90,6 +90,26 @@ def test_a_lesson_loads_only_the_extensions_it_uses(site: Server) -> None:
     assert names == {"@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8"}
 
 
+def test_a_lesson_preloads_the_scripts_of_its_extensions(site: Server) -> None:
+    status, body = site.get(f"voila/render/{LESSONS[1]}")
+    assert status == 200
+    found = re.search(
+        r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', body, re.S
+    )
+    assert found is not None
+    preloads = re.findall(r'<link rel="preload" href="/([^"]+)" as="script">', body)
+    # The entry point of every extension the page loads is among them...
+    for extension in json.loads(found.group(1))["federated_extensions"]:
+        assert f"voila/labextensions/{extension['name']}/{extension['load']}" in preloads
+    # ...and every one is a script the site serves, under the name the page will ask for.
+    assert len(preloads) > len(set(p.split("/static/")[0] for p in preloads))
+    for path in preloads:
+        code, text = site.get(path)
+        assert code == 200 and len(text) > 100, path
+        name, _, query = path.partition("?")
+        assert name.endswith(".js") and (not query or query == f"v={name.split('.')[-2]}")
+
+
 @pytest.mark.parametrize("query", ["?template=classic", "?theme=dark"])
 def test_template_and_theme_overrides_are_refused(
     site: Server, context: BrowserContext, query: str
