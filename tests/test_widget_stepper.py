@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from typing import Any
 
 import ipywidgets as widgets
@@ -16,7 +17,7 @@ from penang_lib import tables as tables_module
 from penang_lib.bots import make_bot, play_deal_explained, play_move
 from penang_lib.showcase import rules_shown
 from widgets import render
-from widgets.base import OOPS
+from widgets.base import OOPS, send_now
 from widgets.render import FOUR_COLOUR
 from widgets.stepper import DealStepper
 
@@ -366,3 +367,35 @@ def test_a_failing_callback_shows_the_kits_sentence(monkeypatch: pytest.MonkeyPa
     assert stepper.step == 2
     assert stepper._trouble.layout.display == "none"
     assert re.search(r"Step 2 of \d+", stepper.status.value)
+
+
+class _OutputThread:
+    """Stands in for ipykernel's output thread: runs what it is given a little later, on a
+    thread of its own."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def schedule(self, callback: Any) -> None:
+        def later() -> None:
+            self.ran.append("ran")
+            callback()
+
+        self.ran.append("scheduled")
+        threading.Timer(0.05, later).start()
+
+
+def test_send_now_waits_for_the_kernels_output_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    import IPython
+
+    from widgets import base
+
+    send_now()  # no kernel here (a plain interpreter): nothing to wait for
+    thread = _OutputThread()
+    kernel = SimpleNamespace(iopub_socket=SimpleNamespace(io_thread=thread))
+    monkeypatch.setattr(IPython, "get_ipython", lambda: SimpleNamespace(kernel=kernel))
+    monkeypatch.setattr(base, "SEND_WAIT_S", 30.0)  # long enough on any machine
+    send_now()
+    assert thread.ran == ["scheduled", "ran"]  # it returned only once the thread had run
