@@ -54,7 +54,7 @@ from penang_lib.moves import (
     parse_move,
 )
 from penang_lib.rules import EndCondition, Rules
-from penang_lib.table_index import TableInfo, table_info
+from penang_lib.table_index import TableInfo, table_info, takes_a_joker
 from penang_lib.validate import ArgumentTypeError, shown, whole
 from penang_lib.validate import seed as check_seed
 
@@ -664,9 +664,7 @@ class Deal:
             verdict = swap_verdict(meld, move.card, self.rules, self.copies)
             raise IllegalMove(verdict.rule, verdict.reason)
         result = swapped[0]
-        # The joker the swap brings can be laid off on any set or run shorter than A to A (the
-        # first thing `swap_leaves_action` looks at, read here from the table index).
-        if self.actions == 0 and not any(info.joker_cards for info in self.table_infos):
+        if self.actions == 0 and not takes_a_joker(self.table_infos):
             option = analysis.TableOption(move.target, move.card, result)
             if not analysis.unchecked_swap_leaves_action(hand, self.table, option, self.rules):
                 raise IllegalMove(

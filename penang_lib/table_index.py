@@ -9,7 +9,7 @@ once. `Deal` keeps one per table meld, up to date as melds are laid and changed,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -82,6 +82,14 @@ def _run_info(s: int, low: int, high: int, joker_positions: tuple[int, ...]) -> 
 
 
 _SUIT_INDEX = {suit: s for s, suit in enumerate(SUITS)}
+
+
+def takes_a_joker(infos: Sequence[TableInfo]) -> bool:
+    """Whether some table meld takes a joker as a lay-off (any set, any run shorter than A to A).
+    Then a swap at the start of a turn always leaves an action, the joker it brings, which is
+    the first thing `analysis.swap_leaves_action` looks at: only a table of full runs needs that
+    whole search."""
+    return any(info.joker_cards for info in infos)
 
 
 def table_info(meld: Meld) -> TableInfo:

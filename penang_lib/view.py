@@ -47,7 +47,7 @@ from penang_lib.moves import (
 )
 from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from penang_lib.table_index import clear_caches as _clear_table_caches
-from penang_lib.table_index import table_info
+from penang_lib.table_index import table_info, takes_a_joker
 from penang_lib.validate import ArgumentTypeError, flag, instance, shown, whole
 
 T = TypeVar("T")
@@ -293,10 +293,7 @@ class PlayerView:
                     for index in info.swaps:
                         if hand[index]:
                             swap.append((target, NATURALS[index]))
-            # A swap brings a joker, which any set or run shorter than A to A takes (what
-            # `analysis.swap_leaves_action` looks at first): only a table of full runs needs the
-            # whole search for each swap.
-            if swap and not self.actions and not any(i.joker_cards for i in self._infos):
+            if swap and not self.actions and not takes_a_joker(self._infos):
                 swap = [o for o in swap if self._swap_leaves_action(o)]
         self._lay = lay
         self._natural = natural
