@@ -12,6 +12,7 @@ from penang_lib.bots import bot_names
 from widgets import DealStepper
 from widgets.lessons import Cards, lesson_data, position_deal
 from widgets.links import MAX_SEED, apply_link, read_link, stepper_from_link
+from widgets.shared import is_shown
 
 
 def test_a_good_link_is_read_whole() -> None:
@@ -51,7 +52,7 @@ def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
     assert stepper.deal.move_stack == expected.move_stack[:3]
     # Play holds the step too: its link in the browser copies Play onto the slider when it draws.
     assert stepper.play.value == 3
-    assert stepper.note.layout.display == "none"
+    assert not is_shown(stepper.note)
     # The status line offers the link of the current step, which reads back to the same deal.
     assert (
         "lesson.ipynb?seed=7&amp;players=4&amp;bots=careful,greedy,careful,greedy&amp;step=3"
@@ -66,7 +67,7 @@ def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
 def test_a_step_past_the_end_opens_the_deal_at_the_start_and_says_so() -> None:
     stepper = stepper_from_link("seed=7&step=100000")
     assert stepper.step == 0
-    assert "step 100000" in stepper.note.value and stepper.note.layout.display == "block"
+    assert "step 100000" in stepper.note.value and is_shown(stepper.note)
 
 
 def test_a_bad_link_opens_the_default_deal_with_one_sentence() -> None:
@@ -79,7 +80,7 @@ def test_a_bad_link_opens_the_default_deal_with_one_sentence() -> None:
 
 def test_outside_voila_there_is_no_query_string() -> None:
     stepper = stepper_from_link(seed=6)
-    assert stepper.deal.seed == 6 and stepper.note.layout.display == "none"
+    assert stepper.deal.seed == 6 and not is_shown(stepper.note)
 
 
 def test_a_position_is_dealt_and_its_moves_played_through_the_engine() -> None:

@@ -19,6 +19,7 @@ from widgets.base import OOPS, KitWidget
 from widgets.lessons import Cards, lesson_data
 from widgets.links import MAX_NOTED, apply_link, read_link
 from widgets.quiz import QuestionError
+from widgets.shared import is_shown
 
 Call = Callable[[], object]
 LONGEST_SENTENCE = 400
@@ -32,7 +33,7 @@ def words(value: str) -> str:
 def no_trouble(widget: KitWidget) -> None:
     """The widget never fell back to its sentence for a failure of ours."""
     assert OOPS not in widget._trouble.value
-    assert widget._trouble.layout.display == "none"
+    assert not is_shown(widget._trouble)
 
 
 # -- MeldChecker's text box: anything typed gets the engine's sentence ---------------------------
@@ -169,7 +170,7 @@ def _my_turn_table() -> PlayTable:
 )
 def test_a_refused_click_is_a_sentence_and_changes_nothing(button: str, selection: str) -> None:
     table = _my_turn_table()
-    visible = [t for t in table.toggles if t.layout.display != "none"]
+    visible = [t for t in table.toggles if is_shown(t)]
     chosen = {"none": [], "all": visible, "one": visible[:1]}[selection]
     for toggle in chosen:
         toggle.value = True

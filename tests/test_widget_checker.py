@@ -11,6 +11,7 @@ from widgets import checker as checker_module
 from widgets import render
 from widgets.base import OOPS
 from widgets.checker import MeldChecker
+from widgets.shared import is_shown
 
 
 def shown(c: MeldChecker, text: str) -> str:
@@ -180,7 +181,7 @@ def test_a_callback_failure_shows_one_sentence(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(checker_module, "check_meld", broken)
     c.entry.value = "5H 6H 7H"  # no exception escapes
     assert OOPS in trouble(c)
-    assert c._trouble.layout.display == "block"
+    assert is_shown(c._trouble)
 
 
 def test_the_checker_can_start_against_a_table_meld():

@@ -8,6 +8,7 @@ from penang_lib.rules import DealerSystem
 from penang_lib.tables import match_frame, match_names
 from widgets.base import OOPS
 from widgets.match import MatchSheet
+from widgets.shared import is_shown
 
 
 def test_a_new_sheet_says_who_deals_first_and_shows_an_empty_chart() -> None:
@@ -87,4 +88,4 @@ def test_a_failing_callback_shows_a_sentence_not_a_traceback(
     monkeypatch.setattr(sheet, "play_next", broken)
     sheet.buttons["Play next deal"].click()
     assert OOPS in sheet._trouble.value
-    assert sheet._trouble.layout.display == "block"
+    assert is_shown(sheet._trouble)

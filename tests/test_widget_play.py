@@ -24,12 +24,13 @@ from penang_lib import (
 from penang_lib.cards import Card
 from widgets.base import OOPS
 from widgets.play import ACTION_BUTTONS, BOT_BUTTONS, PlayTable
+from widgets.shared import is_shown
 
 
 # -- helpers ---------------------------------------------------------------------------------
 def shown(table: PlayTable) -> list[str]:
     """The descriptions of the visible card toggles, in order."""
-    return [t.description for t in table.toggles if t.layout.display != "none"]
+    return [t.description for t in table.toggles if is_shown(t)]
 
 
 def text(html_value: str) -> str:
@@ -71,7 +72,7 @@ def leaks(table: PlayTable, cards: set[Card]) -> list[str]:
 
 
 def visible_buttons(table: PlayTable) -> set[str]:
-    return {name for name, b in table.buttons.items() if b.layout.display != "none"}
+    return {name for name, b in table.buttons.items() if is_shown(b)}
 
 
 # -- the hooks and the layout ------------------------------------------------------------------
@@ -88,8 +89,10 @@ def test_hooks_and_layout():
     assert table.hand_box.layout.flex_flow == "row wrap"
     assert shown(table) == [c.symbol for c in table.deal.hand(0)]
     assert [t.tooltip for t in table.toggles[:6]] == [c.name for c in table.deal.hand(0)]
-    inks = {t.description: t.style.text_color for t in table.toggles[:6]}
-    assert inks["5♥"] == "#c0392b" and inks["9♠"] != inks["5♥"]
+    # Each card's colour comes from its classes, the same as the cards drawn in the tables.
+    classes = {t.description: t._dom_classes for t in table.toggles[:6]}
+    assert "penang-red" in classes["5♥"] and "penang-red" not in classes["9♠"]
+    assert "penang-joker" in classes["🃏"] and "penang-suit-s" in classes["9♠"]
     # The pool holds a full dealt hand, whatever the prepared one.
     assert len(table.toggles) >= table.deal.rules.hand_size(2)
 
@@ -140,20 +143,20 @@ def test_lay_off_needs_exactly_one_card():
 # -- jokers with several readings ----------------------------------------------------------------
 def test_an_ambiguous_joker_offers_its_readings():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS KS 2H", "7D 8D 9D 3C KD"], dealer=1))
-    assert table.chooser.layout.display == "none"
+    assert not is_shown(table.chooser)
     before = table.deal.state_key()
     table.select("5H 6H JK")
     table.buttons["Meld"].click()
     assert table.deal.state_key() == before
     assert rules_shown(table) == ["joker"]
-    assert table.chooser.layout.display != "none"
+    assert is_shown(table.chooser)
     labels = [label for label, _ in table.readings.options]
     assert labels == ["🃏=4♥ 5♥ 6♥", "5♥ 6♥ 🃏=7♥"]
     table.readings.value = labels.index("5♥ 6♥ 🃏=7♥")
     table.buttons["Use this reading"].click()
     assert table.deal.move_stack == [MeldMove(tuple(parse_cards("5H 6H JK@7H")))]
     assert str(table.deal.table[0]) == "5H 6H JK@7H"
-    assert table.chooser.layout.display == "none"
+    assert not is_shown(table.chooser)
     assert "joker" in rules_shown(table)
 
 
@@ -236,7 +239,7 @@ def test_a_due_dead_is_announced_and_played_with_one_click():
     assert "Declare Dead" not in visible_buttons(table)
     table.buttons["Bots to my turn"].click()  # the learner is dead: the bots play to the end
     assert deal.is_over
-    assert table.scores.layout.display != "none"
+    assert is_shown(table.scores)
     assert "scoring" in table.scores.value
     winners = [deal.names[w] for w in deal.winners]
     assert all(name in text(table.status.value) for name in winners)
@@ -350,8 +353,8 @@ def test_a_callback_failure_shows_oops(monkeypatch: pytest.MonkeyPatch):
     table.select("5S 6S 7S")
     table.buttons["Meld"].click()  # must not raise
     trouble = [w for w in table.walk() if html.escape(OOPS) in str(getattr(w, "value", ""))]
-    assert len(trouble) == 1 and trouble[0].layout.display != "none"
+    assert len(trouble) == 1 and is_shown(trouble[0])
     monkeypatch.undo()
     table.buttons["Meld"].click()
-    assert trouble[0].layout.display == "none"
+    assert not is_shown(trouble[0])
     assert len(table.deal.table) == 1

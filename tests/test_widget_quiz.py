@@ -12,6 +12,7 @@ from penang_lib import Deal, can_play, check_lay_off, check_meld, check_swap, pa
 from widgets import render
 from widgets.base import OOPS
 from widgets.quiz import Quiz
+from widgets.shared import is_shown
 
 HANDS = ["5H 6H 7H 8H 9C 9D 9S", "2C 3C 4C 5C 6C KD"]
 MOVES = ["meld 5H 6H 7H", "end_turn", "meld 2C 3C 4C", "end_turn"]
@@ -188,4 +189,4 @@ def test_a_callback_failure_shows_one_sentence(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(q, "_show_score", broken)
     q.buttons[0][0].click()  # no exception escapes
     assert OOPS in q._trouble.value
-    assert q._trouble.layout.display == "block"
+    assert is_shown(q._trouble)

@@ -19,6 +19,7 @@ from penang_lib.showcase import rules_shown
 from widgets import render
 from widgets.base import OOPS, send_now
 from widgets.render import FOUR_COLOUR
+from widgets.shared import is_shown
 from widgets.stepper import DealStepper
 
 SEED = 3
@@ -90,7 +91,7 @@ def test_first_last_and_the_slider_agree_with_the_move_stack() -> None:
     assert stepper.deal.state_key() == full.state_key()
     assert stepper.buttons["Next"].disabled and stepper.buttons["Last"].disabled
     assert not stepper.buttons["First"].disabled
-    assert stepper.scores.layout.display == "block"
+    assert is_shown(stepper.scores)
     for seat in full.winners:
         assert html.escape(full.names[seat]) in stepper.scores.value
     assert "the deal is over" in stepper.status.value
@@ -99,7 +100,7 @@ def test_first_last_and_the_slider_agree_with_the_move_stack() -> None:
     assert stepper.slider.value == 0
     assert len(stepper.deal.move_stack) == 0
     assert stepper.deal.state_key() == start_key(full)
-    assert stepper.scores.layout.display == "none"
+    assert not is_shown(stepper.scores)
     assert log_rows(stepper) == 0
 
     for k in (7, 3, stepper.steps - 1, 12):
@@ -186,7 +187,7 @@ def test_an_unfinished_deal_can_be_stepped() -> None:
     assert stepper.steps == 10
     stepper.buttons["Last"].click()
     assert stepper.deal.state_key() == part.state_key()
-    assert stepper.scores.layout.display == "none"
+    assert not is_shown(stepper.scores)
     assert f"{html.escape(part.names[part.turn])} to move" in stepper.status.value
 
 
@@ -360,12 +361,12 @@ def test_a_failing_callback_shows_the_kits_sentence(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(tables_module, "hands_frame", broken)
     stepper.buttons["Next"].click()  # must not raise
     assert html.escape(OOPS) in stepper._trouble.value
-    assert stepper._trouble.layout.display == "block"
+    assert is_shown(stepper._trouble)
     assert "Traceback" not in synced_text(stepper)
     monkeypatch.undo()
     stepper.buttons["Next"].click()
     assert stepper.step == 2
-    assert stepper._trouble.layout.display == "none"
+    assert not is_shown(stepper._trouble)
     assert re.search(r"Step 2 of \d+", stepper.status.value)
 
 

@@ -3,7 +3,9 @@ guard around each callback so an unexpected error becomes one short sentence, ne
 
 Every widget class keeps its ipywidgets tree in `root` (a `VBox` with class `penang-kit`) and
 delegates `_repr_mimebundle_` to it, so `display(w)` and a bare last expression both show it.
-The tree is built once; a step changes values, never children.
+The tree is built once; a step changes values, never children. Layouts and styles are shared
+by every widget with the same settings and never change (`widgets.shared`): a widget appears and
+disappears with `show`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any, TypeVar
 import ipywidgets as widgets
 
 from penang_lib.validate import flag
-from widgets.render import FOUR_COLOUR, esc, stylesheet
+from widgets.render import FOUR_COLOUR, esc
+from widgets.shared import part, show, stylesheet
 
 log = logging.getLogger("widgets")
 
@@ -38,11 +41,12 @@ class KitWidget:
 
     def __init__(self, four_colour: bool = False) -> None:
         self.four_colour = flag(four_colour, "four_colour")
-        self._trouble = widgets.HTML("", layout=widgets.Layout(display="none"))
+        self._trouble = part(widgets.HTML, "")
         self._trouble.add_class("penang-trouble")
+        show(self._trouble, False)
 
     def _finish(self, children: list[widgets.Widget], hook: str) -> None:
-        self.root = widgets.VBox([stylesheet(), *children, self._trouble])
+        self.root = part(widgets.VBox, [stylesheet(), *children, self._trouble])
         self.root.add_class("penang-kit")
         self.root.add_class(hook)
         if self.four_colour:
@@ -59,7 +63,7 @@ class KitWidget:
         sentence = str(sentence)
         with self._trouble.hold_sync():
             self._trouble.value = f"<p>{esc(sentence)}</p>"
-            self._trouble.layout.display = "block" if sentence else "none"
+            show(self._trouble, bool(sentence))
 
     def walk(self) -> list[widgets.Widget]:
         """Every widget in this one's tree (for tests that look at what the browser could see)."""

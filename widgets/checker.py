@@ -34,6 +34,7 @@ from penang_lib.validate import ArgumentTypeError, shown, whole
 from penang_lib.validate import text as check_text
 from widgets import render
 from widgets.base import KitWidget, guarded
+from widgets.shared import part
 
 PLACEHOLDER = "type cards, e.g. 5H 6H JK"
 """The text box's placeholder (the outside hook looks for `5H 6H JK` in it)."""
@@ -133,13 +134,14 @@ class MeldChecker(KitWidget):
             against = whole(against, "against")
         self._syncing = False
 
-        self.entry = widgets.Text(
+        self.entry = part(
+            widgets.Text,
             value=value,
             description="Cards",
             placeholder=PLACEHOLDER,
             tooltip="Cards to check, in notation: rank then suit (5H, 10S, AD), JK for a joker",
             continuous_update=True,
-            layout=widgets.Layout(width="auto", min_width="18em"),
+            layout={"width": "auto", "min_width": "18em"},
         )
         self.entry.add_class("penang-entry")
 
@@ -147,12 +149,13 @@ class MeldChecker(KitWidget):
         if self.table:
             # Values are meld numbers, -1 for a new meld (a None value would show a blank menu).
             options = [(NEW_MELD, -1), *((meld_label(i, m), i) for i, m in enumerate(self.table))]
-            self.target = widgets.Dropdown(
+            self.target = part(
+                widgets.Dropdown,
                 options=options,
                 value=-1,
                 description="Against",
                 tooltip="Check the cards as a new meld, or against a meld on the table",
-                layout=widgets.Layout(width="auto"),
+                layout={"width": "auto"},
             )
             if against is not None:
                 if not 0 <= against < len(self.table):
@@ -166,11 +169,12 @@ class MeldChecker(KitWidget):
 
         self.toggles: list[Any] = []
         for card in self.hand:
-            toggle = widgets.ToggleButton(
+            toggle = part(
+                widgets.ToggleButton,
                 value=False,
                 description=card.symbol,
                 tooltip=card.name,
-                layout=widgets.Layout(width="auto", min_width="3.2em"),
+                layout={"width": "auto", "min_width": "3.2em"},
             )
             toggle.add_class("penang-hand-card")
             # The shared stylesheet colours these classes (red suits, four-colour deck).
@@ -180,14 +184,14 @@ class MeldChecker(KitWidget):
             toggle.observe(self._on_toggle, names="value")
             self.toggles.append(toggle)
 
-        self.verdict = widgets.HTML("")
+        self.verdict = part(widgets.HTML, "")
         self.verdict.add_class("penang-verdict")
 
         children: list[Any] = [self.entry]
         if self.target is not None:
             children.append(self.target)
         if self.toggles:
-            row = widgets.HBox(self.toggles, layout=widgets.Layout(flex_flow="row wrap"))
+            row = part(widgets.HBox, self.toggles, layout={"flex_flow": "row wrap"})
             row.add_class("penang-hand")
             children.append(row)
         children.append(self.verdict)

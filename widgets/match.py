@@ -21,6 +21,7 @@ from penang_lib.rules import DealerSystem, Rules
 from penang_lib.tables import match_frame, match_names, scores_frame
 from widgets.base import KitWidget, guarded
 from widgets.render import esc, frame_html, scores_html
+from widgets.shared import part
 
 SYSTEM_LABELS = {
     DealerSystem.WINNER: "points recorded: the winner deals",
@@ -79,33 +80,34 @@ class MatchSheet(KitWidget):
         self.seed = seed
         self.names = names
         self.match = Match(players=players, deals=deals, seed=seed, rules=rules, names=names)
-        self.system = widgets.Dropdown(
+        self.system = part(
+            widgets.Dropdown,
             options=[(label, system) for system, label in SYSTEM_LABELS.items()],
             value=self.match.rules.dealer_system,
             description="Next dealer",
             tooltip="Who deals the next deal (rule dealer); changing it starts a new match",
             style={"description_width": "initial"},
-            layout=widgets.Layout(width="auto", max_width="100%"),
+            layout={"width": "auto", "max_width": "100%"},
         )
         self.buttons = {
-            label: widgets.Button(description=label, tooltip=tip, layout={"width": "auto"})
+            label: part(widgets.Button, description=label, tooltip=tip, layout={"width": "auto"})
             for label, tip in (
                 ("Play next deal", "The bots play the next deal of the match"),
                 ("Play the rest", "The bots play every deal left in the match"),
                 ("New match", "Start again with new deals"),
             )
         }
-        self.status = widgets.HTML()
-        self.last_deal = widgets.HTML()
-        self.sheet = widgets.HTML()
-        self.chart = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.status = part(widgets.HTML)
+        self.last_deal = part(widgets.HTML)
+        self.sheet = part(widgets.HTML)
+        self.chart = part(widgets.HTML, layout={"max_width": "100%"})
         self.chart.add_class("penang-chart")
         self.buttons["Play next deal"].on_click(self._on_next)
         self.buttons["Play the rest"].on_click(self._on_rest)
         self.buttons["New match"].on_click(self._on_new)
         self.system.observe(self._on_system, names="value")
-        controls = widgets.HBox(
-            [*self.buttons.values(), self.system], layout=widgets.Layout(flex_flow="row wrap")
+        controls = part(
+            widgets.HBox, [*self.buttons.values(), self.system], layout={"flex_flow": "row wrap"}
         )
         self._finish(
             [controls, self.status, self.sheet, self.chart, self.last_deal], "penang-match"

@@ -26,7 +26,7 @@ import ipywidgets as widgets
 
 from penang_lib import tables
 from penang_lib.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_move
-from penang_lib.cards import CARD_COLOURS, Card, read_cards
+from penang_lib.cards import Card, card_classes, read_cards
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
 from penang_lib.explain import explain
@@ -46,6 +46,7 @@ from penang_lib.validate import shown as shown_value
 from penang_lib.view import PlayerView
 from widgets import render
 from widgets.base import KitWidget, guarded
+from widgets.shared import HIDDEN, is_shown, part, show
 
 ACTION_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game", "Hint")
 """The buttons of the learner's turn (disabled while a bot is to move)."""
@@ -73,8 +74,6 @@ BUTTON_STYLES = {
     "Use this reading": "primary",
 }
 
-FOUR_COLOURS = {**CARD_COLOURS, "D": "#1f5fbf", "C": "#1e7d32"}
-"""Ink per suit on the toggles for a four-colour deck (the stylesheet's blue and green)."""
 
 MAX_BOT_MOVES = 20_000
 """`Bots to my turn` stops after this many moves (a deal that long is a bug, not a deal)."""
@@ -131,76 +130,85 @@ class PlayTable(KitWidget):
         """The move behind each option of the reading chooser."""
         self._target_options: tuple[tuple[str, int], ...] = ()
 
-        layout = widgets.Layout
-        wrap = layout(flex_flow="row wrap", align_items="center", max_width="100%")
-        self.status = widgets.HTML("")
+        wrap = {"flex_flow": "row wrap", "align_items": "center", "max_width": "100%"}
+        self.status = part(widgets.HTML, "")
         self.status.add_class("penang-status")
-        self.hands = widgets.HTML("", layout=layout(max_width="100%"))
+        self.hands = part(widgets.HTML, "", layout={"max_width": "100%"})
         self.hands.add_class("penang-hands")
-        self.table_view = widgets.HTML("", layout=layout(max_width="100%"))
+        self.table_view = part(widgets.HTML, "", layout={"max_width": "100%"})
         self.table_view.add_class("penang-table")
 
         pool = max(deal.rules.hand_size(deal.players), sum(deal.initial_hands[seat]))
         self.toggles: list[Any] = []
         for _ in range(pool):
-            toggle = widgets.ToggleButton(
+            toggle = part(
+                widgets.ToggleButton,
                 value=False,
                 description="",
                 tooltip="",
-                layout=layout(width="auto", min_width="3.2em", display="none"),
+                layout={"width": "auto", "min_width": "3.2em"},
+                style={"font_weight": "bold"},
             )
-            toggle.style.font_weight = "bold"
-            toggle.add_class("penang-card")
+            toggle._dom_classes = ("penang-card", HIDDEN)
             self.toggles.append(toggle)
-        hand_label = widgets.HTML(
-            '<span class="penang-summary">Your hand (click cards to select them):</span>'
+        hand_label = part(
+            widgets.HTML,
+            '<span class="penang-summary">Your hand (click cards to select them):</span>',
         )
-        self.hand_box = widgets.HBox(self.toggles, layout=wrap)
+        self.hand_box = part(widgets.HBox, self.toggles, layout=wrap)
         self.hand_box.add_class("penang-hand")
 
         self.buttons: dict[str, Any] = {}
         for name in (*ACTION_BUTTONS, *BOT_BUTTONS, "New deal", "Use this reading"):
-            button = widgets.Button(
+            button = part(
+                widgets.Button,
                 description=name,
                 tooltip=TOOLTIPS[name],
                 button_style=BUTTON_STYLES.get(name, ""),
-                layout=layout(width="auto"),
+                layout={"width": "auto"},
             )
             self.buttons[name] = button
-        self.target = widgets.Dropdown(
+        self.target = part(
+            widgets.Dropdown,
             description="Meld on table",
             tooltip="The table meld that Lay off and Swap play on",
             options=[],
             style={"description_width": "initial"},
-            layout=layout(width="auto", max_width="100%"),
+            layout={"width": "auto", "max_width": "100%"},
         )
-        actions = widgets.HBox(
-            [self.target, *(self.buttons[n] for n in ACTION_BUTTONS)], layout=wrap
+        actions = part(
+            widgets.HBox, [self.target, *(self.buttons[n] for n in ACTION_BUTTONS)], layout=wrap
         )
-        self.readings = widgets.Dropdown(
+        self.readings = part(
+            widgets.Dropdown,
             description="Joker stands for",
             tooltip="Choose which card the joker stands for",
             options=[],
             style={"description_width": "initial"},
-            layout=layout(width="auto", max_width="100%"),
+            layout={"width": "auto", "max_width": "100%"},
         )
-        self.chooser = widgets.HBox(
+        self.chooser = part(
+            widgets.HBox,
             [self.readings, self.buttons["Use this reading"]],
-            layout=layout(flex_flow="row wrap", align_items="center", display="none"),
+            layout={"flex_flow": "row wrap", "align_items": "center"},
         )
         self.chooser.add_class("penang-readings")
-        self.message = widgets.HTML("", layout=layout(max_width="100%"))
+        show(self.chooser, False)
+        self.message = part(widgets.HTML, "", layout={"max_width": "100%"})
         self.message.add_class("penang-message")
-        bot_row = widgets.HBox(
-            [*(self.buttons[n] for n in BOT_BUTTONS), self.buttons["New deal"]], layout=wrap
+        bot_row = part(
+            widgets.HBox,
+            [*(self.buttons[n] for n in BOT_BUTTONS), self.buttons["New deal"]],
+            layout=wrap,
         )
-        mine = widgets.VBox(
-            [hand_label, self.hand_box, actions, self.chooser, self.message, bot_row]
+        mine = part(
+            widgets.VBox, [hand_label, self.hand_box, actions, self.chooser, self.message, bot_row]
         )
         mine.add_class("penang-play-mine")
-        self.scores = widgets.HTML("", layout=layout(display="none", max_width="100%"))
+        self.scores = part(widgets.HTML, "", layout={"max_width": "100%"})
         self.scores.add_class("penang-scores")
-        self.log = widgets.HTML("", layout=layout(max_width="100%"))
+        show(self.scores, False)
+        self.log = part(widgets.HTML, "", layout={"max_width": "100%"})
         self.log.add_class("penang-log-box")
 
         handlers = {
@@ -378,7 +386,7 @@ class PlayTable(KitWidget):
         with self.readings.hold_sync():
             self.readings.options = [(label, i) for i, (label, _) in enumerate(options)]
             self.readings.value = 0
-        self.chooser.layout.display = "flex"
+        show(self.chooser, True)
         self._say(
             render.sentence_html(err.rule, err.reason, ok=False)
             + _p("Choose what the joker stands for below, then click Use this reading."),
@@ -386,8 +394,8 @@ class PlayTable(KitWidget):
         )
 
     def _hide_chooser(self) -> None:
-        if self.chooser.layout.display != "none":
-            self.chooser.layout.display = "none"
+        if is_shown(self.chooser):
+            show(self.chooser, False)
             self._choices = []
             self.readings.options = []
 
@@ -478,7 +486,7 @@ class PlayTable(KitWidget):
         self._render_scores(over)
         body = lead + render.events_html(events, deal.names) + tail + self._prompt(mine, forced)
         self._say(body)
-        if self._trouble.layout.display != "none":
+        if is_shown(self._trouble):
             self.report("")
 
     def _render_hand(self, mine: bool) -> None:
@@ -486,7 +494,6 @@ class PlayTable(KitWidget):
         if len(hand) > len(self.toggles):
             raise RuntimeError(f"a hand of {len(hand)} cards does not fit {len(self.toggles)}")
         self._shown = hand
-        inks = FOUR_COLOURS if self.four_colour else CARD_COLOURS
         for i, toggle in enumerate(self.toggles):
             with toggle.hold_sync():
                 toggle.value = False
@@ -495,12 +502,12 @@ class PlayTable(KitWidget):
                     card = hand[i]
                     toggle.description = card.symbol
                     toggle.tooltip = card.name
-                    toggle.style.text_color = inks[card.suit]
-                    toggle.layout.display = ""
+                    # The stylesheet colours the card's classes (red, four-colour deck).
+                    toggle._dom_classes = tuple(card_classes(card).split())
                 else:
                     toggle.description = ""
                     toggle.tooltip = ""
-                    toggle.layout.display = "none"
+                    toggle._dom_classes = ("penang-card", HIDDEN)
 
     def _render_target(self) -> None:
         deal = self.deal
@@ -524,8 +531,8 @@ class PlayTable(KitWidget):
         for name in ACTION_BUTTONS:
             self.buttons[name].disabled = not mine
         self.target.disabled = not mine
-        self.buttons["Declare Dead"].layout.display = "" if forced == DeclareDead() else "none"
-        self.buttons["Call Game"].layout.display = "" if forced == DeclareGame() else "none"
+        show(self.buttons["Declare Dead"], forced == DeclareDead())
+        show(self.buttons["Call Game"], forced == DeclareGame())
         for name in BOT_BUTTONS:
             self.buttons[name].disabled = not bots
 
@@ -552,9 +559,9 @@ class PlayTable(KitWidget):
 
     def _render_scores(self, over: bool) -> None:
         if not over:
-            if self.scores.layout.display != "none":
+            if is_shown(self.scores):
                 self.scores.value = ""
-                self.scores.layout.display = "none"
+                show(self.scores, False)
             return
         scoring = next((e for e in reversed(self.deal.events) if e.rule == "scoring"), None)
         sentence = (
@@ -563,7 +570,7 @@ class PlayTable(KitWidget):
             else ""
         )
         self.scores.value = render.scores_html(tables.scores_frame(self.deal)) + sentence
-        self.scores.layout.display = ""
+        show(self.scores, True)
 
     def _prompt(self, mine: bool, forced: Move | None) -> str:
         """What the learner can do now (the engine's sentence when a move is forced)."""

@@ -62,6 +62,7 @@ from penang_lib.validate import whole
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.lessons import position_deal
+from widgets.shared import part, show
 
 CHECKS = ("meld", "lay_off", "swap", "can_play")
 """The yes/no forms: the key names the rule check asked about."""
@@ -325,7 +326,7 @@ class Quiz(KitWidget):
         self.feedback: list[Any] = []
         self._where: dict[int, tuple[int, int]] = {}
 
-        children: list[Any] = [widgets.HTML(f"<h3>{render.esc(title)}</h3>")]
+        children: list[Any] = [part(widgets.HTML, f"<h3>{render.esc(title)}</h3>")]
         for qi, question in enumerate(self.questions):
             ask = (
                 f'<p class="penang-ask"><strong>{question.number}.</strong> '
@@ -333,36 +334,39 @@ class Quiz(KitWidget):
             )
             row = []
             for bi, (label, tip) in enumerate(zip(question.labels, question.tooltips, strict=True)):
-                button = widgets.Button(
-                    description=label, tooltip=tip, layout=widgets.Layout(width="auto")
+                button = part(
+                    widgets.Button, description=label, tooltip=tip, layout={"width": "auto"}
                 )
                 button.add_class("penang-answer")
                 button.on_click(self._on_answer)
                 self._where[id(button)] = (qi, bi)
                 row.append(button)
             self.buttons.append(row)
-            feedback = widgets.HTML("", layout=widgets.Layout(display="none"))
+            feedback = part(widgets.HTML, "")
+            show(feedback, False)
             feedback.add_class("penang-message")
             self.feedback.append(feedback)
-            box = widgets.VBox(
+            box = part(
+                widgets.VBox,
                 [
-                    widgets.HTML(ask),
-                    widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap")),
+                    part(widgets.HTML, ask),
+                    part(widgets.HBox, row, layout={"flex_flow": "row wrap"}),
                     feedback,
-                ]
+                ],
             )
             box.add_class("penang-question")
             children.append(box)
 
-        self.score_line = widgets.HTML("")
+        self.score_line = part(widgets.HTML, "")
         self.score_line.add_class("penang-score")
-        self.again = widgets.Button(
+        self.again = part(
+            widgets.Button,
             description="Try again",
             tooltip="Clear every answer and start the quiz again",
             icon="refresh",
         )
         self.again.on_click(self._on_again)
-        children.append(widgets.HBox([self.score_line, self.again]))
+        children.append(part(widgets.HBox, [self.score_line, self.again]))
         self._show_score()
         self._finish(children, "penang-quiz")
 
@@ -395,7 +399,7 @@ class Quiz(KitWidget):
                     button.button_style = ""
             with feedback.hold_sync():
                 feedback.value = ""
-                feedback.layout.display = "none"
+                show(feedback, False)
         self._show_score()
         self.report("")
 
@@ -419,7 +423,7 @@ class Quiz(KitWidget):
         feedback = self.feedback[qi]
         with feedback.hold_sync():
             feedback.value = question.feedback[bi]
-            feedback.layout.display = "block"
+            show(feedback, True)
         self._show_score()
 
     @guarded

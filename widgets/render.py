@@ -12,7 +12,6 @@ import html
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import ipywidgets as widgets
 import pandas as pd
 
 from penang_lib.cards import Card, card_html
@@ -34,6 +33,7 @@ STYLESHEET = """
   border: 1px solid #8a8a8a; border-radius: 0.35em; background: #fff; color: #1a1a1a;
   font-weight: 600; text-align: center; box-shadow: 0 1px 1px rgba(0,0,0,0.15);
 }
+.penang-kit .penang-hidden { display: none !important; }
 .penang-kit .penang-red { color: #c0392b; }
 .penang-kit .penang-joker { background: #fbf3ff; color: #6c3483; }
 .penang-kit .penang-joker.penang-red { color: #c0392b; }
@@ -96,11 +96,6 @@ STYLESHEET = """
   .penang-kit table.penang-hands th:last-child { display: none; }
 }
 """
-
-
-def stylesheet() -> widgets.HTML:
-    """The kit's stylesheet as a widget: every widget carries one, so it works on its own page."""
-    return widgets.HTML(f"<style>{STYLESHEET}</style>", layout=widgets.Layout(display="none"))
 
 
 def esc(value: object) -> str:

@@ -29,6 +29,7 @@ from penang_lib.validate import text as check_text
 from widgets import render
 from widgets.base import KitWidget, guarded, send_now
 from widgets.render import esc
+from widgets.shared import part, show
 
 PLAY_INTERVAL_MS = 1200
 """How long the Play button waits between two steps, in milliseconds."""
@@ -42,10 +43,10 @@ BUTTONS: tuple[tuple[str, str, str], ...] = (
 """The stepper's buttons: description (a fixed hook), icon and tooltip."""
 
 
-def _flex(basis: str, min_width: str) -> widgets.Layout:
+def _flex(basis: str, min_width: str) -> dict[str, str]:
     """A box child that shares a wrapping row: side by side when there is room, stacked on a
     narrow screen (it then grows to the whole width)."""
-    return widgets.Layout(flex=f"1 1 {basis}", min_width=min_width, max_width="100%")
+    return {"flex": f"1 1 {basis}", "min_width": min_width, "max_width": "100%"}
 
 
 def _names_text(names: Sequence[str]) -> str:
@@ -228,18 +229,20 @@ class DealStepper(KitWidget):
     def _build(self, step: int) -> None:
         self.buttons: dict[str, widgets.Button] = {}
         for description, icon, tooltip in BUTTONS:
-            button = widgets.Button(
+            button = part(
+                widgets.Button,
                 description=description,
                 icon=icon,
                 tooltip=tooltip,
-                layout=widgets.Layout(width="auto", min_width="6em"),
+                layout={"width": "auto", "min_width": "6em"},
             )
             self.buttons[description] = button
         self.buttons["First"].on_click(self._on_first)
         self.buttons["Back"].on_click(self._on_back)
         self.buttons["Next"].on_click(self._on_next)
         self.buttons["Last"].on_click(self._on_last)
-        self.slider = widgets.IntSlider(
+        self.slider = part(
+            widgets.IntSlider,
             value=step,
             min=0,
             max=self.steps,
@@ -247,9 +250,10 @@ class DealStepper(KitWidget):
             description="Step",
             tooltip="Drag to any step of the deal",
             continuous_update=False,
-            layout=widgets.Layout(flex="1 1 20em", min_width="14em", max_width="100%"),
+            layout={"flex": "1 1 20em", "min_width": "14em", "max_width": "100%"},
         )
-        self.play = widgets.Play(
+        self.play = part(
+            widgets.Play,
             value=step,
             min=0,
             max=self.steps,
@@ -263,25 +267,25 @@ class DealStepper(KitWidget):
         # every step made from Python back to the kernel, in the middle of the click's updates.
         self._link = widgets.jsdlink((self.play, "value"), (self.slider, "value"))
 
-        self.note = widgets.HTML("", layout=widgets.Layout(width="100%", display="none"))
+        self.note = part(widgets.HTML, "", layout={"width": "100%"})
         self.note.add_class("penang-message")
         self.show_note(self._note)
-        self.status = widgets.HTML("", layout=widgets.Layout(width="100%"))
+        self.status = part(widgets.HTML, "", layout={"width": "100%"})
         self.status.add_class("penang-status")
-        self.explanation = widgets.HTML("", layout=_flex("36%", "260px"))
+        self.explanation = part(widgets.HTML, "", layout=_flex("36%", "260px"))
         self.explanation.add_class("penang-explain")
-        self.table = widgets.HTML("", layout=_flex("56%", "300px"))
-        self.hands = widgets.HTML("", layout=widgets.Layout(width="100%"))
-        self.scores = widgets.HTML("", layout=widgets.Layout(width="100%", display="none"))
-        self.log = widgets.HTML("", layout=widgets.Layout(width="100%"))
+        self.table = part(widgets.HTML, "", layout=_flex("56%", "300px"))
+        self.hands = part(widgets.HTML, "", layout={"width": "100%"})
+        self.scores = part(widgets.HTML, "", layout={"width": "100%"})
+        show(self.scores, False)
+        self.log = part(widgets.HTML, "", layout={"width": "100%"})
 
         wrap = {"flex_flow": "row wrap", "align_items": "center", "width": "100%"}
-        controls = widgets.HBox(
-            [*self.buttons.values(), self.play, self.slider], layout=widgets.Layout(**wrap)
-        )
-        main = widgets.HBox(
+        controls = part(widgets.HBox, [*self.buttons.values(), self.play, self.slider], layout=wrap)
+        main = part(
+            widgets.HBox,
             [self.explanation, self.table],
-            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
+            layout={"flex_flow": "row wrap", "align_items": "flex-start", "width": "100%"},
         )
         self._finish(
             [self.note, self.status, controls, main, self.scores, self.hands, self.log],
@@ -293,7 +297,7 @@ class DealStepper(KitWidget):
         sentence = check_text(sentence, "the note")
         with self.note.hold_sync():
             self.note.value = f"<p>{esc(sentence)}</p>" if sentence else ""
-            self.note.layout.display = "block" if sentence else "none"
+            show(self.note, bool(sentence))
 
     # -- the step ------------------------------------------------------------------------------
     @property
@@ -370,7 +374,7 @@ class DealStepper(KitWidget):
         working = self._working
         over = working.is_over
         change = tables.step_changes(self._full, k)
-        show = None if self.seat is None or over else [self.seat]
+        open_hands = None if self.seat is None or over else [self.seat]
         # The explanation and the status go first, on their way before the rest is drawn: they
         # are what the learner reads after a click, and drawing the hands and the table takes
         # most of the click's time. (Should drawing them fail, `guarded` says so.) A button has
@@ -379,7 +383,7 @@ class DealStepper(KitWidget):
         self.status.value = self._status_html(k)
         send_now()
         table = render.table_html(tables.table_frame(working), change)
-        hands = render.hands_html(tables.hands_frame(working, show=show), change)
+        hands = render.hands_html(tables.hands_frame(working, show=open_hands), change)
         log = render.log_table(self._log[:k])
         scores = render.scores_html(tables.scores_frame(working)) if over else ""
         self.table.value = table
@@ -387,7 +391,7 @@ class DealStepper(KitWidget):
         self.log.value = log
         with self.scores.hold_sync():
             self.scores.value = scores
-            self.scores.layout.display = "block" if over else "none"
+            show(self.scores, over)
         self.buttons["First"].disabled = k == 0
         self.buttons["Back"].disabled = k == 0
         self.buttons["Next"].disabled = k == self.steps
