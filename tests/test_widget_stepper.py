@@ -3,6 +3,7 @@ cannot see. Expectations come from penang_lib (the deal, its events, `explain`, 
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import threading
@@ -17,10 +18,10 @@ from penang_lib import tables as tables_module
 from penang_lib.bots import make_bot, play_deal_explained, play_move
 from penang_lib.showcase import rules_shown
 from widgets import render
-from widgets.base import OOPS, send_now
+from widgets.base import OOPS, later, send_now
 from widgets.render import FOUR_COLOUR
 from widgets.shared import is_shown
-from widgets.stepper import DealStepper
+from widgets.stepper import DRAW_DELAY_S, DealStepper
 
 SEED = 3
 """A 4-player deal of careful bots (about 80 moves)."""
@@ -155,6 +156,57 @@ def test_a_button_sends_the_explanation_before_the_step_moves() -> None:
     assert [name for name, _ in seen] == ["explanation", "slider"]
     assert "Step 3," in str(seen[0][1])
     assert seen[0][1] == stepper.explanation.value  # drawing the rest sent it no second time
+
+
+def run_in_a_loop(test: Any) -> None:
+    """Run `test(stepper)` inside an event loop, as a kernel runs a button's callback."""
+
+    async def main() -> None:
+        await test(DealStepper.from_seed(SEED, step=2))
+
+    asyncio.run(main())
+
+
+def test_in_a_kernel_a_button_draws_the_rest_only_after_a_pause() -> None:
+    async def check(stepper: DealStepper) -> None:
+        table_before = stepper.table.value
+        stepper.buttons["Next"].click()
+        assert "Step 3," in stepper.explanation.value  # on its way at once
+        assert stepper.slider.value == 2 and stepper.table.value == table_before
+        await asyncio.sleep(DRAW_DELAY_S * 4)
+        assert stepper.slider.value == 3 and len(stepper._working.move_stack) == 3
+        assert re.search(r"Step 3 of \d+", stepper.status.value)
+
+    run_in_a_loop(check)
+
+
+def test_reading_the_step_finishes_a_move_on_its_way() -> None:
+    async def check(stepper: DealStepper) -> None:
+        stepper.buttons["Next"].click()
+        assert stepper.step == 3 and stepper.slider.value == 3  # no waiting needed
+        stepper.buttons["Next"].click()
+        stepper.buttons["Next"].click()  # a quick second click is a second step
+        assert stepper.step == 5 and len(stepper.deal.move_stack) == 5
+        await asyncio.sleep(DRAW_DELAY_S * 4)
+        assert stepper.step == 5  # the cancelled timers moved nothing more
+
+    run_in_a_loop(check)
+
+
+def test_a_drag_during_a_move_on_its_way_wins() -> None:
+    async def check(stepper: DealStepper) -> None:
+        stepper.buttons["Next"].click()
+        stepper.slider.value = 9  # as the browser would send it
+        await asyncio.sleep(DRAW_DELAY_S * 4)
+        assert stepper.step == 9 and stepper.slider.value == 9
+
+    run_in_a_loop(check)
+
+
+def test_later_runs_at_once_without_an_event_loop() -> None:
+    ran: list[int] = []
+    assert later(10.0, lambda: ran.append(1)) is None
+    assert ran == [1]
 
 
 def test_the_callers_deal_is_never_changed() -> None:

@@ -10,6 +10,7 @@ disappears with `show`.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import threading
@@ -104,6 +105,18 @@ def send_now() -> None:
     sent = threading.Event()
     schedule(sent.set)  # runs after every send queued before it
     sent.wait(SEND_WAIT_S)
+
+
+def later(delay: float, callback: Callable[[], object]) -> asyncio.TimerHandle | None:
+    """Run `callback` in `delay` seconds on the kernel's event loop, leaving the kernel free
+    meanwhile, and return the handle that can cancel it. Where no event loop runs (tests, a
+    plain script), run it at once and return None."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        callback()
+        return None
+    return loop.call_later(delay, callback)
 
 
 def guarded(method: F) -> F:

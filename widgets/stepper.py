@@ -7,12 +7,14 @@ step back pops it. Nothing is ever re-dealt, and the caller's deal is never touc
 The slider is the one source of truth for the step: the buttons set its value, an `ipywidgets.Play`
 linked to it in the browser (`jsdlink`) moves it on its own, and one observer on its value moves the
 engine there and rewrites each region (one `HTML` widget per region, its value replaced whole). A
-button sends the explanation of the step it goes to before anything else, so the sentence a
-learner reads after a click arrives first.
+button sends the explanation of the step it goes to before anything else, and moves the slider
+only `DRAW_DELAY_S` later, so the sentence a learner reads after a click arrives first and is
+drawn while the kernel is idle.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -27,12 +29,18 @@ from penang_lib.tables import Changes
 from penang_lib.validate import ArgumentTypeError, shown, texts
 from penang_lib.validate import text as check_text
 from widgets import render
-from widgets.base import KitWidget, guarded, send_now
+from widgets.base import KitWidget, guarded, later, send_now
 from widgets.render import esc
 from widgets.shared import part, show
 
 PLAY_INTERVAL_MS = 1200
 """How long the Play button waits between two steps, in milliseconds."""
+
+DRAW_DELAY_S = 0.03
+"""After a button has sent the explanation of the step it goes to, how long the kernel waits
+before it moves there and draws the rest (seconds). Meanwhile the browser shows the explanation:
+on two cores, drawing the table, the hands and the log at once made it arrive half as late again
+as a bare button's reply."""
 
 BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("First", "fast-backward", "Go back to the deal as dealt, before any move"),
@@ -103,6 +111,9 @@ class DealStepper(KitWidget):
         self._check_step(step, len(deal.move_stack))
         self.seat = seat
         self._note = check_text(note, "note")
+        self._heading: int | None = None
+        """The step a button is on its way to (see `_move_to`), or None."""
+        self._pending: asyncio.TimerHandle | None = None
         self._take(deal, whys, link)
         self._build(step)
         self._go(step)
@@ -111,6 +122,9 @@ class DealStepper(KitWidget):
 
     def _take(self, deal: Deal, whys: Sequence[str] | None, link: str | None) -> None:
         """Make `deal` (its moves, with `whys`) the one this stepper shows, from step 0."""
+        if getattr(self, "_pending", None) is not None:  # a step of the deal shown before
+            self._heading = None
+            self._arrive()
         steps = len(deal.move_stack)
         if whys is not None:
             texts(whys, "whys")
@@ -308,16 +322,19 @@ class DealStepper(KitWidget):
     @property
     def deal(self) -> Deal:
         """The working deal at the current step (the stepper's own; do not push to it)."""
+        self._arrive()
         return self._working
 
     @property
     def step(self) -> int:
         """How many moves have been played at the current step (0 = the deal as dealt)."""
+        self._arrive()
         return len(self._working.move_stack)
 
     @step.setter
     def step(self, value: int) -> None:
         self._check_step(value, self.steps)
+        self._arrive()
         if self.slider.value == value:
             self._on_slider({"new": value})
         else:
@@ -338,15 +355,33 @@ class DealStepper(KitWidget):
 
     # -- callbacks -------------------------------------------------------------------------------
     def _move_to(self, target: int) -> None:
-        """Go to step `target`: its explanation is on its way first, then the slider moves (and
-        its observer moves the engine and draws the rest)."""
+        """Go to step `target`: its explanation is sent first; `DRAW_DELAY_S` later the slider
+        moves (and its observer moves the engine and draws the rest). Anything that reads the
+        step before then finishes the move first (`_arrive`)."""
         self.explanation.value = self._explanation_html(target)
-        send_now()
-        self.slider.value = target
+        self._heading = target
+        self._pending = later(DRAW_DELAY_S, self._arrive_later)
+
+    def _arrive(self) -> None:
+        """Finish the move a button started, if it is still on its way."""
+        heading, self._heading = self._heading, None
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        if heading is not None:
+            self.slider.value = heading
+
+    @guarded
+    def _arrive_later(self) -> None:
+        self._pending = None
+        self._arrive()
 
     @guarded
     def _on_slider(self, change: dict[str, Any]) -> None:
         value = int(change["new"])
+        if self._heading is not None and value != self._heading:  # dragged meanwhile: it wins
+            self._heading = None
+            self._arrive()
         if self.play.value != value:  # Play starts from the step on screen
             self.play.value = value
         self._go(value)
