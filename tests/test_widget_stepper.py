@@ -158,16 +158,33 @@ def test_a_button_sends_the_explanation_before_the_step_moves() -> None:
     assert seen[0][1] == stepper.explanation.value  # drawing the rest sent it no second time
 
 
-def run_in_a_loop(test: Any) -> None:
-    """Run `test(stepper)` inside an event loop, as a kernel runs a button's callback."""
+def run_in_a_loop(test: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run `test(stepper)` as a kernel runs a button's callback: in a kernel (a stand-in), in an
+    event loop (of a thread of its own, so that no other loop of the test run is in the way)."""
+    from widgets import base
+
+    monkeypatch.setattr(base, "_kernel", lambda: object())
+    failures: list[BaseException] = []
 
     async def main() -> None:
         await test(DealStepper.from_seed(SEED, step=2))
 
-    asyncio.run(main())
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as error:  # handed to the test's own thread below
+            failures.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
 
 
-def test_in_a_kernel_a_button_draws_the_rest_only_after_a_pause() -> None:
+def test_in_a_kernel_a_button_draws_the_rest_only_after_a_pause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     async def check(stepper: DealStepper) -> None:
         table_before = stepper.table.value
         stepper.buttons["Next"].click()
@@ -177,10 +194,10 @@ def test_in_a_kernel_a_button_draws_the_rest_only_after_a_pause() -> None:
         assert stepper.slider.value == 3 and len(stepper._working.move_stack) == 3
         assert re.search(r"Step 3 of \d+", stepper.status.value)
 
-    run_in_a_loop(check)
+    run_in_a_loop(check, monkeypatch)
 
 
-def test_reading_the_step_finishes_a_move_on_its_way() -> None:
+def test_reading_the_step_finishes_a_move_on_its_way(monkeypatch: pytest.MonkeyPatch) -> None:
     async def check(stepper: DealStepper) -> None:
         stepper.buttons["Next"].click()
         assert stepper.step == 3 and stepper.slider.value == 3  # no waiting needed
@@ -190,23 +207,30 @@ def test_reading_the_step_finishes_a_move_on_its_way() -> None:
         await asyncio.sleep(DRAW_DELAY_S * 4)
         assert stepper.step == 5  # the cancelled timers moved nothing more
 
-    run_in_a_loop(check)
+    run_in_a_loop(check, monkeypatch)
 
 
-def test_a_drag_during_a_move_on_its_way_wins() -> None:
+def test_a_drag_during_a_move_on_its_way_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     async def check(stepper: DealStepper) -> None:
         stepper.buttons["Next"].click()
         stepper.slider.value = 9  # as the browser would send it
         await asyncio.sleep(DRAW_DELAY_S * 4)
         assert stepper.step == 9 and stepper.slider.value == 9
 
-    run_in_a_loop(check)
+    run_in_a_loop(check, monkeypatch)
 
 
-def test_later_runs_at_once_without_an_event_loop() -> None:
+def test_later_runs_at_once_outside_a_kernel() -> None:
     ran: list[int] = []
+
+    async def in_a_loop() -> None:  # even with an event loop running
+        assert later(10.0, lambda: ran.append(2)) is None
+
     assert later(10.0, lambda: ran.append(1)) is None
-    assert ran == [1]
+    thread = threading.Thread(target=lambda: asyncio.run(in_a_loop()))
+    thread.start()
+    thread.join()
+    assert ran == [1, 2]
 
 
 def test_the_callers_deal_is_never_changed() -> None:

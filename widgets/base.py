@@ -95,10 +95,7 @@ def send_now() -> None:
     for its turn. A widget that sends what the learner reads first, and then draws the rest, calls
     this in between. Outside a kernel (tests, a plain interpreter) it does nothing.
     """
-    from IPython import get_ipython
-
-    kernel = getattr(get_ipython(), "kernel", None)
-    thread = getattr(getattr(kernel, "iopub_socket", None), "io_thread", None)
+    thread = getattr(getattr(_kernel(), "iopub_socket", None), "io_thread", None)
     schedule = getattr(thread, "schedule", None)
     if schedule is None:
         return
@@ -107,16 +104,24 @@ def send_now() -> None:
     sent.wait(SEND_WAIT_S)
 
 
+def _kernel() -> Any:
+    """The IPython kernel this code runs in, or None (tests, a plain interpreter)."""
+    from IPython import get_ipython
+
+    return getattr(get_ipython(), "kernel", None)
+
+
 def later(delay: float, callback: Callable[[], object]) -> asyncio.TimerHandle | None:
-    """Run `callback` in `delay` seconds on the kernel's event loop, leaving the kernel free
-    meanwhile, and return the handle that can cancel it. Where no event loop runs (tests, a
-    plain script), run it at once and return None."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        callback()
-        return None
-    return loop.call_later(delay, callback)
+    """In a kernel, run `callback` in `delay` seconds on its event loop, leaving the kernel free
+    meanwhile, and return the handle that can cancel it. Elsewhere (tests, a plain script, where
+    an event loop may not be the one that runs next), run it at once and return None."""
+    if _kernel() is not None:
+        try:
+            return asyncio.get_running_loop().call_later(delay, callback)
+        except RuntimeError:  # a kernel's callback always runs in its loop; just in case
+            pass
+    callback()
+    return None
 
 
 def guarded(method: F) -> F:
