@@ -74,7 +74,6 @@ BUTTON_STYLES = {
     "Use this reading": "primary",
 }
 
-
 MAX_BOT_MOVES = 20_000
 """`Bots to my turn` stops after this many moves (a deal that long is a bug, not a deal)."""
 SHOWN_BOT_MOVES = 12

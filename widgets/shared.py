@@ -12,6 +12,7 @@ card's colour is a class too, never a change to its layout or style.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
@@ -24,6 +25,7 @@ HIDDEN = "penang-hidden"
 W = TypeVar("W", bound=widgets.Widget)
 
 _SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], Any] = {}
+"""The shared widgets of this kernel, by kind and settings."""
 _FROZEN: dict[type, type] = {}
 
 
@@ -49,14 +51,23 @@ def _frozen_class(kind: type[W]) -> type[W]:
     return found
 
 
-def _shared(kind: type[W], traits: dict[str, Any]) -> W:
-    key = (kind, tuple(sorted(traits.items())))
+def _kept(kind: type[W], settings: dict[str, Any], make: Callable[[], W]) -> W:
+    """The kernel's one widget of `kind` with these settings, made by `make` the first time and
+    again if it was closed (`Widget.close_all()`)."""
+    key = (kind, tuple(sorted(settings.items())))
     found = _SHARED.get(key)
-    if found is None or found.comm is None:  # never made, or closed (`Widget.close_all()`)
-        found = _frozen_class(kind)(**traits)
-        found._frozen = True
-        _SHARED[key] = found
+    if found is None or found.comm is None:
+        found = _SHARED[key] = make()
     return found  # type: ignore[no-any-return]
+
+
+def _shared(kind: type[W], traits: dict[str, Any]) -> W:
+    def make() -> W:
+        made: W = _frozen_class(kind)(**traits)
+        made._frozen = True
+        return made
+
+    return _kept(kind, traits, make)
 
 
 def fixed_layout(**settings: str) -> widgets.Layout:
@@ -97,9 +108,8 @@ def is_shown(widget: widgets.DOMWidget) -> bool:
 def stylesheet() -> widgets.HTML:
     """The kit's stylesheet as a widget. Every kit widget carries it, so that each one works on a
     page of its own; on one page they all carry the same one."""
-    key = (widgets.HTML, (("stylesheet", STYLESHEET),))
-    found = _SHARED.get(key)
-    if found is None or found.comm is None:
-        found = part(widgets.HTML, f"<style>{STYLESHEET}</style>", layout={"display": "none"})
-        _SHARED[key] = found
-    return found
+    return _kept(
+        widgets.HTML,
+        {"stylesheet": STYLESHEET},
+        lambda: part(widgets.HTML, f"<style>{STYLESHEET}</style>", layout={"display": "none"}),
+    )
