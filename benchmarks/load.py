@@ -2,7 +2,8 @@
 
 Starts `penang-rummy serve --class N` on a free port of 127.0.0.1, waits until its kernels are
 ready, then lets N learners (widget-protocol clients, `benchmarks.learners.Learner`) arrive
-within `--spread` seconds, and `--browsers` more in headless Chromium. Each learner:
+within `--spread` seconds, and `--browsers` more in headless Chromium (at a lower CPU priority,
+`--browser-nice`: in a class each browser has a device of its own). Each learner:
 
 1. opens the stepping lesson (07) and waits for its widgets' states: the arrival time;
 2. clicks Next `--clicks` times, reading each step for `--think` seconds (1 to 3 at random by
@@ -23,11 +24,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shlex
 import statistics
+import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import psutil  # type: ignore[import-untyped]
@@ -246,15 +250,33 @@ def start_class_site(learners: int, pool: int = 1) -> Server:
     return start_site(pool, extra=["--class", str(learners), *lessons])
 
 
+def niced(executable: str, niceness: int, folder: Path) -> str:
+    """A script in `folder` that runs `executable` with its arguments at CPU priority
+    `niceness` (0: `executable` itself). Every process the program starts inherits it."""
+    if niceness <= 0:
+        return executable
+    script = folder / "niced-chromium"
+    script.write_text(f'#!/bin/sh\nexec nice -n {niceness} {shlex.quote(executable)} "$@"\n')
+    script.chmod(0o755)
+    return str(script)
+
+
 @dataclass
 class Browsers:
     """Headless Chromium for the learners who come with a real browser (launched before the
-    class arrives, as their machines would be)."""
+    class arrives, as their machines would be).
+
+    In a class each browser runs on the learner's own device. Here they share the server's two
+    cores, so they run at a lower CPU priority (`niceness`, 0 for the same as the server): the
+    server's figures are then not the browsers' page work, and the browsers' own times to the
+    first widget are an upper bound."""
 
     count: int
+    niceness: int = 10
     playwright: Any = None
     browser: Any = None
     pages: list[Any] = field(default_factory=list)
+    folder: Any = None
 
     def __post_init__(self) -> None:
         from benchmarks.site_runner import CHROMIUM_ARGS, chromium_path
@@ -265,9 +287,11 @@ class Browsers:
             return
         from playwright.sync_api import sync_playwright
 
+        self.folder = tempfile.TemporaryDirectory()
         self.playwright = sync_playwright().start()
         self.browser = self.playwright.chromium.launch(
-            executable_path=path, args=list(CHROMIUM_ARGS)
+            executable_path=niced(path, self.niceness, Path(self.folder.name)),
+            args=list(CHROMIUM_ARGS),
         )
 
     def arrive(self, server: Server, spread: float) -> list[float]:
@@ -293,6 +317,8 @@ class Browsers:
             time.sleep(1)
             self.browser.close()
             self.playwright.stop()
+        if self.folder is not None:
+            self.folder.cleanup()
 
 
 def report(outcomes: list[Outcome], lines: list[str]) -> None:
@@ -345,6 +371,13 @@ def main(argv: list[str] | None = None) -> int:
         help="more learners, in headless Chromium, arriving with the class: their time to the "
         "first widget includes the browser's own work (default 2; 0 for none)",
     )
+    parser.add_argument(
+        "--browser-nice",
+        type=int,
+        default=10,
+        help="CPU priority of the Chromium learners (`nice`): in a class each runs on its own "
+        "device, here they share the server's cores (default 10; 0 for the server's own)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.learners <= 60:
         parser.error("--learners is a number from 1 to 60")
@@ -379,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         visits: list[tuple[Outcome, list[Learner]]] = []
-        browsers = Browsers(args.browsers)
+        browsers = Browsers(args.browsers, args.browser_nice)
         arriving.start()
         browser_times = browsers.arrive(server, args.spread)
         arriving.join()

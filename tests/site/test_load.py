@@ -4,10 +4,16 @@ scenario (benchmarks/load.py) at CI size. The full size (30 learners, with the f
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from benchmarks.learners import run_sync
-from benchmarks.load import Outcome, class_arrives, close_pages, kernel_processes
+from benchmarks.load import Outcome, class_arrives, close_pages, kernel_processes, niced
 from benchmarks.site_runner import Server, wait_idle
 
 LEARNERS = 3
@@ -37,3 +43,17 @@ def test_three_learners_step_play_and_leave_no_kernel_behind(site: Server) -> No
     while time.monotonic() < deadline and kernels & set(kernel_processes(site)):
         time.sleep(0.5)
     assert not kernels & set(kernel_processes(site))  # closed pages' kernels are gone
+
+
+@pytest.mark.parametrize("niceness", [3, 0])
+def test_browser_learners_run_at_the_niceness_asked(tmp_path: Path, niceness: int) -> None:
+    """The Chromium learners' wrapper runs the program, with its arguments, at that niceness."""
+    program = niced(sys.executable, niceness, tmp_path)
+    assert (program == sys.executable) == (niceness == 0)
+    shown = subprocess.run(
+        [program, "-c", "import os, sys; print(os.nice(0), sys.argv[1:])", "a b", "c"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split(maxsplit=1)
+    assert shown == [str(min(19, os.nice(0) + niceness)), "['a b', 'c']\n"]
