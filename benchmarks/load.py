@@ -255,7 +255,7 @@ def niced(executable: str, niceness: int, folder: Path) -> str:
     `niceness` (0: `executable` itself). Every process the program starts inherits it."""
     if niceness <= 0:
         return executable
-    script = folder / "niced-chromium"
+    script = folder / f"niced-{Path(executable).name}"
     script.write_text(f'#!/bin/sh\nexec nice -n {niceness} {shlex.quote(executable)} "$@"\n')
     script.chmod(0o755)
     return str(script)
@@ -276,7 +276,7 @@ class Browsers:
     playwright: Any = None
     browser: Any = None
     pages: list[Any] = field(default_factory=list)
-    folder: Any = None
+    folder: tempfile.TemporaryDirectory[str] | None = None
 
     def __post_init__(self) -> None:
         from benchmarks.site_runner import CHROMIUM_ARGS, chromium_path
@@ -381,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.learners <= 60:
         parser.error("--learners is a number from 1 to 60")
+    if not 0 <= args.browser_nice <= 19:
+        parser.error("--browser-nice is a number from 0 (the server's priority) to 19")
     lines: list[str] = []
     outcomes: list[Outcome] = []
     bare = bare_kernel_mb()
