@@ -48,6 +48,14 @@ def start_key(deal: Deal) -> tuple[object, ...]:
     return start.state_key()
 
 
+def test_the_step_number_shows_once_in_the_status_line() -> None:
+    stepper = DealStepper(play_deal(4, 4))
+    assert stepper.slider.readout is False  # no second number beside the slider
+    for k in (0, 5, stepper.steps):
+        stepper.slider.value = k
+        assert stepper.status.value.count(f"Step {k} of {stepper.steps}") == 1
+
+
 def test_next_changes_the_explanation_and_back_restores_it_exactly() -> None:
     full = play_deal(SEED)
     stepper = DealStepper(full)

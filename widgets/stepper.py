@@ -264,6 +264,10 @@ class DealStepper(KitWidget):
             description="Step",
             tooltip="Drag to any step of the deal",
             continuous_update=False,
+            # The status line says "Step k of N". The slider's own readout would say k a second
+            # time, and it costs every page load a forced layout of the whole lesson (ipywidgets
+            # measures whether the number overflows its box once the slider is shown).
+            readout=False,
             layout={"flex": "1 1 20em", "min_width": "14em", "max_width": "100%"},
         )
         self.play = part(
