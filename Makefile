@@ -17,17 +17,29 @@ AXE := .cache/npm/node_modules/axe-core/axe.min.js
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-# Re-install whenever pyproject.toml changes (new dependency, new extra, ...).
-$(STAMP): $(BIN)/python pyproject.toml
+# Re-install whenever pyproject.toml or setup.py changes (new dependency, new extra, ...).
+# The install compiles the engine's hottest modules with mypyc where a C compiler is found
+# (setup.py; pure Python otherwise).
+$(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/pip install -U pip
 	$(BIN)/pip install -e '.[test]'
+	touch $@ $(COMPILED)
+
+# The compiled modules are only used while penang_lib's sources are the ones they were built
+# from (penang_lib/compiled.py): after an edit, build them again before the tests.
+COMPILED := $(VENV)/.compiled
+$(COMPILED): $(STAMP) $(wildcard penang_lib/*.py)
+	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@
 
-test: $(STAMP) $(AXE) chromium
+# The suite runs on the compiled engine (where the install could compile it), then everything
+# but the browser tests once more on pure Python (PENANG_PURE=1): both ways must pass.
+test: $(STAMP) $(COMPILED) $(AXE) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy penang_lib widgets tests benchmarks
+	$(BIN)/mypy penang_lib widgets tests benchmarks setup.py
 	$(BIN)/pytest
+	PENANG_PURE=1 $(BIN)/pytest -q tests --ignore=tests/site
 
 $(AXE):
 	npm install --prefix .cache/npm --no-save --no-audit --no-fund axe-core@$(AXE_VERSION)
@@ -50,7 +62,7 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy penang_lib widgets tests benchmarks
+	$(BIN)/mypy penang_lib widgets tests benchmarks setup.py
 
 # The tutorial site (Voila) on http://127.0.0.1:8866; options of `penang-rummy serve` go in
 # SERVE_ARGS, e.g. `make serve SERVE_ARGS="--port 9000 --open"`.
@@ -68,12 +80,12 @@ $(BENCH_STAMP): $(STAMP)
 	$(BIN)/pip install -e '.[test,bench]'
 	touch $@
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) $(COMPILED)
 	$(BIN)/python -m benchmarks
 
 # Build output and tool caches; keeps .venv (see distclean).
 clean:
-	rm -rf build dist *.egg-info
+	rm -rf build dist *.egg-info $(COMPILED) penang_lib/_compiled.json penang_lib/*.so *__mypyc.*.so
 	find . -path ./$(VENV) -prune -o \
 		\( -name __pycache__ -o -name .mypy_cache -o -name .ruff_cache \
 		   -o -name .pytest_cache -o -name .hypothesis -o -name .ipynb_checkpoints \) \

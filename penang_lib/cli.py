@@ -22,7 +22,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from penang_lib import __version__
 from penang_lib.checks import Verdict, check_lay_off, check_meld, check_swap
+from penang_lib.compiled import STATE
 from penang_lib.moves import IllegalMove
 from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut
 
@@ -307,6 +309,11 @@ def _serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="penang-rummy", description="Penang Rummy (Si Rummy): rules, deals and bots."
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"penang-rummy {__version__}, engine {STATE.reason}",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = sub.add_parser(

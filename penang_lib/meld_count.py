@@ -299,21 +299,40 @@ class HandFacts:
 
     `counts` is the hand, `shape` its `hand_shape` and `held` the naturals held, as a bit mask
     over count-vector indices: always what a fresh look at `counts` gives.
+
+    `HandFacts(counts, all_jokers)` looks at a hand afresh; the other arguments are for
+    `changed`, which passes what it derived (a compiled class always runs `__init__`).
     """
 
     __slots__ = ("_allj", "_runs", "_sets", "_total", "counts", "held", "shape")
 
-    def __init__(self, counts: Counts, all_jokers: bool) -> None:
+    def __init__(
+        self,
+        counts: Counts,
+        all_jokers: bool,
+        shape: Shape | None = None,
+        held: int = -1,
+        sets: list[int] | None = None,
+        runs: list[int] | None = None,
+    ) -> None:
         self.counts = counts
-        self.shape = hand_shape(counts)
-        masks = self.shape[0]
-        self.held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+        if shape is None:
+            shape = hand_shape(counts)
+            masks = shape[0]
+            held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+        self.shape = shape
+        self.held = held
         self._allj = all_jokers
-        self._sets = [0] + [-1] * 13
+        self._sets = [0] + [-1] * 13 if sets is None else sets
         """Per rank 1..13, how many sets of that rank the hand can make (-1: not counted yet)."""
-        self._runs = [-1] * 4
+        self._runs = [-1] * 4 if runs is None else runs
         """Per suit number, how many runs of that suit the hand can make (-1: not counted yet)."""
         self._total: int | None = None
+
+    def __reduce__(self) -> tuple[type[HandFacts], tuple[object, ...]]:
+        """Pickle and copy by the arguments (a compiled class has no `__dict__` to copy)."""
+        facts = (self.counts, self._allj, self.shape, self.held, list(self._sets), list(self._runs))
+        return HandFacts, facts
 
     def changed(self, counts: Counts, indices: Sequence[int]) -> HandFacts:
         """The facts of `counts`: this hand after the cards at `indices` were taken or given
@@ -343,15 +362,7 @@ class HandFacts:
                 held &= ~(1 << i)
             sets[rank] = -1
             runs[s] = -1
-        facts = HandFacts.__new__(HandFacts)
-        facts.counts = counts
-        facts.shape = (tuple(masks), tuple(ranks))
-        facts.held = held
-        facts._allj = self._allj
-        facts._sets = sets
-        facts._runs = runs
-        facts._total = None
-        return facts
+        return HandFacts(counts, self._allj, (tuple(masks), tuple(ranks)), held, sets, runs)
 
     def melds(self) -> int:
         """How many distinct melds the hand can make (what `count_melds` says)."""

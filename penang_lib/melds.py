@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from penang_lib.cards import (
     BY_ORDER,
     JOKER,
@@ -64,6 +66,9 @@ def position_card(suit: str, position: int) -> Card:
     return NATURALS[SUITS.index(suit) * 13 + position_rank(position) - 1]
 
 
+# A plain Python class even when this module is compiled (see penang_lib.compiled): melds are
+# public values that must pickle and copy as every frozen dataclass does.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Meld:
     """A run or a set on the table.

@@ -13,11 +13,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mypy_extensions import mypyc_attr
+
 from penang_lib.cards import SUITS, Card
 from penang_lib.meld_count import RUN_JOKER, SET_JOKER, index_at
 from penang_lib.melds import MAX_RUN, SET, Meld
 
 
+# A plain Python class even when this module is compiled: a deal keeps these, and a deal must
+# pickle and copy the same either way.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TableInfo:
     """What a table meld takes: natural lay-offs, joker lay-offs (noted) and swap cards; the
