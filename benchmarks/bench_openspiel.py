@@ -12,6 +12,8 @@ fastest of `--repeat` runs of each counts (other work on the machine only ever s
 Every run plays new deals (its own seeds), so nothing is remembered from the run before.
 
 Goal (issue 9): random bots at least 2x OpenSpiel's games per second, careful bots at least 1.2x.
+The first line says whether our engine runs compiled (`penang_lib.compiled`); `PENANG_PURE=1`
+times the pure Python modules.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from penang_lib.bots import clear_caches, play_deal
+from penang_lib.compiled import STATE
 
 GOALS = {"random": 2.0, "careful": 1.2}
 """The least ratio of our deals per second to OpenSpiel's games per second, per bot."""
@@ -130,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_pyspiel()
     print(
         f"One process, best of {args.repeat} runs each, taken in turns "
-        f"(OpenSpiel {args.games} games, ours {args.deals} deals per run):"
+        f"(OpenSpiel {args.games} games, ours {args.deals} deals per run); "
+        f"our engine: {STATE.reason}:"
     )
     print(report(measure(args.games, args.deals, args.repeat, args.seed)))
     return 0
