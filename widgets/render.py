@@ -287,7 +287,9 @@ def scores_html(frame: pd.DataFrame) -> str:
 
     def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
         if column == "winner":
-            return "🏆 wins" if value else ""
+            # Words only: a trophy emoji shows as an empty box where no emoji font is installed
+            # (Debian's Chromium without fonts-noto-color-emoji, some school machines).
+            return "<strong>wins</strong>" if value else ""
         return None
 
     def row_class(row: dict[str, Any]) -> str:
