@@ -23,9 +23,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import shutil
 import sys
-import sysconfig
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,9 +68,17 @@ def write_stamp(package_dir: Path, source_dir: Path) -> Path:
     return stamp
 
 
+def pure_asked(environ: Mapping[str, str]) -> bool:
+    """Whether `environ` asks for pure Python (`PURE_VARIABLE` set, and not to "" or "0")."""
+    return environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
 def why_not_compilable(environ: Mapping[str, str]) -> str | None:
     """Why `setup.py` would install pure Python here, or None when it compiles."""
-    if environ.get(PURE_VARIABLE, "") not in ("", "0"):
+    import shutil  # only the build and its test ask: not on `import penang_lib`'s path
+    import sysconfig
+
+    if pure_asked(environ):
         return f"{PURE_VARIABLE} is set"
     if sys.implementation.name != "cpython":
         return "mypyc compiles for CPython only"
@@ -97,7 +103,7 @@ def _extension_file(package_dir: Path, module: str) -> Path | None:
 
 def build_state(package_dir: Path, environ: Mapping[str, str]) -> BuildState:
     """Whether the compiled build in `package_dir` may be used (see the module's text)."""
-    if environ.get(PURE_VARIABLE, "") not in ("", "0"):
+    if pure_asked(environ):
         return BuildState(False, f"pure Python ({PURE_VARIABLE} is set)")
     stamp = package_dir / STAMP_NAME
     if not stamp.is_file():
