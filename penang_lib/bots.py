@@ -12,7 +12,8 @@ Three bots (`make_bot(name, seed)`):
   swaps that let it shed more, before it ends the turn.
 - `careful`: plays as little as keeps it alive (one action per turn), lays off before melding,
   keeps its jokers (swaps them out when it can, lays one off only when nothing else is left),
-  melds what feeds the opponents least, and, when death is near, sheds its highest cards.
+  melds what feeds the opponents least, and, when death is near, sheds the highest cards it can
+  lay off.
 
 Each choice is a `Choice`: the move and a one-line `why` in plain words for the stepper.
 `play_move(deal, bot)` lets a bot move in a deal, `play_deal(seed, players, bots)` lets bots
@@ -235,6 +236,30 @@ class GreedyBot:
         return Choice(EndTurn(), "Greedy: nothing more can be played this turn.")
 
 
+def _shed_reason(view: PlayerView, naturals: list[Option], card: Card, also: bool = False) -> str:
+    """Why the careful bot, with death near, lays off `card`: the card worth the most points
+    among those it can lay off now, which is the highest in hand only when nothing higher is
+    stuck there. `also`: it has made an action this turn already."""
+    rules = view.rules
+    shed = f"shed {card.symbol} too" if also else f"shed {card.symbol}"
+    value = rules.card_value(card.rank)
+    size = view.hand_sizes[view.seat]
+    if size == 1:
+        return f"Careful: lay off {card.symbol}, the last card in hand, and go out."
+    playable = {c.index for _, c in naturals}
+    if all(rules.card_value(c.rank) <= value for c in view.cards):
+        return f"Death is near: {shed}, the highest card in hand ({value} points)."
+    if len(playable) == 1:
+        return (
+            f"Death is near: {shed}, the only card that can be laid off; "
+            "the higher cards are stuck in hand."
+        )
+    return (
+        f"Death is near: {shed}, the highest card that can be laid off now "
+        f"({value} points); the higher cards are stuck in hand."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     """A meld the careful bot could make and how many unseen cards it would let the others lay
@@ -258,7 +283,8 @@ class CarefulBot:
     - Holds back melds that would feed the others: of the three-card melds it could make, it
       picks the one whose open ends take the fewest cards it cannot see.
     - When death is near (no meld in hand, no joker, at most `near_death` cards it can lay off)
-      it sheds every card it can, highest first, so that it dies holding few points.
+      it sheds every card it can lay off, highest first, so that it dies holding few points (the
+      higher cards that fit nowhere stay in hand).
     """
 
     name = "careful"
@@ -280,10 +306,7 @@ class CarefulBot:
             naturals = view.natural_lay_off_options()
             if naturals and self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
-                return Choice(
-                    LayOff(target, card),
-                    f"Death is near: shed {card.symbol} too, to die holding fewer points.",
-                )
+                return Choice(LayOff(target, card), _shed_reason(view, naturals, card, also=True))
             return _END_TURN
         swaps = view.swap_options()
         if swaps:
@@ -296,7 +319,7 @@ class CarefulBot:
         if naturals:
             if self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
-                why = f"Death is near: shed the highest card, {card.symbol}."
+                why = _shed_reason(view, naturals, card)
             else:
                 target, card = self._best_lay_off(view, naturals)
                 why = f"Careful: lay off just {card.symbol}; one card keeps me alive."

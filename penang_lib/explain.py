@@ -19,6 +19,13 @@ def _who(player: int | None, names: Sequence[str]) -> str:
     return names[player] if 0 <= player < len(names) else f"Player {player + 1}"
 
 
+def join_names(names: Sequence[str]) -> str:
+    """Names joined as a sentence says them: "East", "East and South", "East, South and West"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _cards_word(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
@@ -56,8 +63,9 @@ def _deal(e: Event, names: Sequence[str]) -> str:
 def _turn_order(e: Event, names: Sequence[str]) -> str:
     who = _who(e.player, names)
     if e.detail:
-        skipped = ", ".join(_who(int(s), names) for s in e.detail.split(","))
-        return f"{who} plays next, going clockwise: {skipped} is dead and is skipped."
+        skipped = [_who(int(s), names) for s in e.detail.split(",")]
+        are = "is dead and is" if len(skipped) == 1 else "are dead and are"
+        return f"{who} plays next, going clockwise: {join_names(skipped)} {are} skipped."
     return f"{who} plays next (play goes clockwise from the dealer's left)."
 
 
@@ -104,8 +112,8 @@ def _swap(e: Event, names: Sequence[str]) -> str:
     card, stood = e.cards[0], e.cards[1]
     return (
         f"{_who(e.player, names)} puts {card.symbol} in place of {_joker_text(stood)} in "
-        f"{_meld_text(e)} and takes the joker: a swap is not an action, so the turn still "
-        "needs a meld or lay-off."
+        f"{_meld_text(e)} and takes the joker: a swap is not an action, so it does not count "
+        "as the turn's meld or lay-off."
     )
 
 

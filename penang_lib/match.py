@@ -1,8 +1,14 @@
-"""A match: several deals with their counts added up (rules `dealer` and `scoring`).
+"""A match: several deals played one after another (rules `dealer` and `scoring`).
 
 The first dealer is drawn at random. After each deal the next dealer is, by `Rules.dealer_system`,
 the winner of the last deal (points recorded, the default) or its worst loser (the highest count).
 A tie goes to the tied player nearest clockwise from the previous dealer's left.
+
+How the match is decided follows the same choice. With points recorded each deal's counts are
+written down and add up, and the lowest total after the agreed number of deals wins the match.
+With no points recorded nothing is written down: each deal is won on its own (the lowest count
+of that deal), a count only decides who deals next (the worst loser), and there is no total and
+no match winner (`totals` and `winners` are empty; `deal_winners` says who won each deal).
 """
 
 from __future__ import annotations
@@ -51,7 +57,8 @@ def next_dealer(
 
 
 class Match:
-    """Deals played one after another; `totals` add up each player's counts, lowest wins."""
+    """Deals played one after another. With points recorded `totals` add up each player's
+    counts and the lowest total wins; with no points recorded each deal is won on its own."""
 
     def __init__(
         self,
@@ -101,8 +108,22 @@ class Match:
         return deal
 
     @property
+    def points_recorded(self) -> bool:
+        """Whether the counts are written down and add up (the dealer system `WINNER`); with
+        no points recorded (`WORST_LOSER`) there are no totals and no match winner."""
+        return self.rules.dealer_system is DealerSystem.WINNER
+
+    @property
+    def deal_winners(self) -> list[list[int]]:
+        """Who won each finished deal (the lowest count of that deal; a tie shares it)."""
+        return [list(deal.winners) for deal in self.deals if deal.is_over]
+
+    @property
     def totals(self) -> list[int]:
-        """Each player's counts added over the finished deals."""
+        """Each player's counts added over the finished deals, when points are recorded; empty
+        when they are not (nothing is written down, so there is no total to keep)."""
+        if not self.points_recorded:
+            return []
         totals = [0] * self.players
         for deal in self.deals:
             if deal.is_over:
@@ -116,8 +137,9 @@ class Match:
 
     @property
     def winners(self) -> list[int]:
-        """The lowest total after the agreed number of deals (empty until then)."""
-        if not self.is_over:
+        """The lowest total after the agreed number of deals (empty until then). With no points
+        recorded there is no match winner, so this stays empty: see `deal_winners`."""
+        if not self.is_over or not self.points_recorded:
             return []
         totals = self.totals
         best = min(totals)

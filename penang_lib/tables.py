@@ -168,8 +168,10 @@ def scores_frame(deal: Deal) -> pd.DataFrame:
 def match_frame(match: Match) -> pd.DataFrame:
     """A match's score sheet: one row per finished deal with `deal` (from 1), `dealer`, each
     player's count under their name, the `winners`, every player's running total under
-    "<name> total", and `next_dealer` with `why` (rule `dealer`, by the match's dealer system)."""
+    "<name> total" (only with points recorded: otherwise nothing adds up), and `next_dealer`
+    with `why` (rule `dealer`, by the match's dealer system)."""
     names = list(match_names(_match(match)))
+    recorded = match.points_recorded
     totals = [0] * match.players
     rows: list[dict[str, Any]] = []
     finished = [d for d in match.deals if d.is_over]
@@ -181,8 +183,9 @@ def match_frame(match: Match) -> pd.DataFrame:
             row[names[p]] = score
             totals[p] += score
         row["winners"] = ", ".join(names[w] for w in winners)
-        for p in range(match.players):
-            row[f"{names[p]} total"] = totals[p]
+        if recorded:
+            for p in range(match.players):
+                row[f"{names[p]} total"] = totals[p]
         if number < match.length:
             nxt = next_dealer(deal.dealer, scores, winners, match.rules.dealer_system)
             row["next_dealer"] = names[nxt]
@@ -196,7 +199,7 @@ def match_frame(match: Match) -> pd.DataFrame:
         "dealer",
         *names,
         "winners",
-        *(f"{n} total" for n in names),
+        *(f"{n} total" for n in names if recorded),
         "next_dealer",
         "why",
     ]

@@ -355,6 +355,51 @@ def test_careful_sheds_its_highest_cards_when_death_is_near() -> None:
     assert choose(bot, deal).move == EndTurn()
 
 
+def _shed_claims(why: str, card: str) -> bool:
+    """Whether a bot's reason says it sheds `card` because death is near."""
+    return why.startswith(f"Death is near: shed {card}")
+
+
+@pytest.mark.parametrize("players", (3, 4))
+def test_the_careful_bots_death_reason_is_true_of_its_hand(players: int) -> None:
+    """ "Death is near: shed X ..." names the card laid off; that card is worth the most points of
+    those the bot could lay off; "the highest card in hand" only when nothing in hand is worth
+    more; a card that is the last one in hand is never called the highest."""
+    kinds: Counter[str] = Counter()
+    for _, view in positions("careful", players, range(40)):
+        choice = CarefulBot().choose(view)
+        why = choice.why
+        if not why.startswith("Death is near") and "the last card in hand" not in why:
+            continue
+        assert isinstance(choice.move, LayOff), why
+        card = choice.move.card
+        rules = view.rules
+        value = rules.card_value(card.rank)
+        hand = view.cards
+        if len(hand) == 1:
+            assert "highest" not in why and "Death is near" not in why, why
+            assert f"lay off {card.symbol}, the last card in hand" in why
+            kinds["last"] += 1
+            continue
+        assert _shed_claims(why, card.symbol), why
+        fits = [c for _, c in view.natural_lay_off_options()]
+        assert value == max(rules.card_value(c.rank) for c in fits), why
+        higher = [c for c in hand if rules.card_value(c.rank) > value]
+        if higher:
+            assert "highest card in hand" not in why, (why, hand)
+            assert "stuck in hand" in why, why
+            if len({c.index for c in fits}) == 1:
+                assert "the only card that can be laid off" in why
+                kinds["only"] += 1
+            else:
+                assert "the highest card that can be laid off now" in why
+                kinds["highest playable"] += 1
+        else:
+            assert f"the highest card in hand ({value} points)" in why, why
+            kinds["highest"] += 1
+    assert kinds["highest"] and kinds["only"] + kinds["highest playable"], kinds
+
+
 def test_careful_holds_back_the_meld_that_feeds_the_others() -> None:
     # A set of fours leaves seven fours East cannot see (4H is on the table); 9C 10C JC opens
     # only 8C (two unseen) and QC, which East holds both copies of.

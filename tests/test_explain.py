@@ -19,7 +19,7 @@ from penang_lib import (
 )
 from penang_lib.cards import Card
 from penang_lib.events import Event
-from penang_lib.explain import EXPLAINED_RULES
+from penang_lib.explain import EXPLAINED_RULES, join_names
 from tests.play import play_randomly
 
 
@@ -113,3 +113,38 @@ def test_dead_passport_explanation_counts_the_whole_hand() -> None:
     assert event.rule == "dead.passport"
     sentence = explain(event, deal.names)
     assert "3 cards" in sentence and "16 points" in sentence
+
+
+@pytest.mark.parametrize(
+    ("skipped", "expected"),
+    [
+        ("1", "East is dead and is skipped."),
+        ("1,2", "East and South are dead and are skipped."),
+        ("1,2,3", "East, South and West are dead and are skipped."),
+    ],
+)
+def test_the_skipped_dead_players_make_one_sentence(skipped: str, expected: str) -> None:
+    event = Event("turn-order", player=4, detail=skipped)
+    names = ["North", "East", "South", "West", "Fifth"]
+    assert explain(event, names) == f"Fifth plays next, going clockwise: {expected}"
+
+
+def test_join_names_says_one_two_or_three_names_as_a_sentence_does() -> None:
+    assert join_names([]) == ""
+    assert join_names(["East"]) == "East"
+    assert join_names(["East", "South"]) == "East and South"
+    assert join_names(["East", "South", "West"]) == "East, South and West"
+
+
+def test_a_real_deal_skipping_two_dead_players_says_are() -> None:
+    """The engine's own turn-order events with several dead players read in the plural."""
+    seen = 0
+    for deal, event in _random_deal_events(range(12), 4):
+        if event.rule == "turn-order" and "," in event.detail:
+            dead = [deal.names[int(s)] for s in event.detail.split(",")]
+            text = explain(event, deal.names)
+            assert text.endswith(f": {' and '.join(dead)} are dead and are skipped.") or (
+                len(dead) > 2 and text.endswith(f" and {dead[-1]} are dead and are skipped.")
+            )
+            seen += 1
+    assert seen

@@ -61,8 +61,27 @@ def test_a_match_adds_counts_and_moves_the_dealer(system: DealerSystem) -> None:
             assert deal.dealer == next(p for p in order if p in tied)
         play_randomly(deal, number)
     assert match.is_over
-    assert match.totals == [sum(d.scores[p] for d in match.deals) for p in range(4)]
-    assert match.winners == [p for p in range(4) if match.totals[p] == min(match.totals)]
+    assert match.deal_winners == [d.winners for d in match.deals]
+    if system is DealerSystem.WINNER:
+        assert match.points_recorded
+        assert match.totals == [sum(d.scores[p] for d in match.deals) for p in range(4)]
+        assert match.winners == [p for p in range(4) if match.totals[p] == min(match.totals)]
+    else:  # no points recorded: each deal is won on its own, nothing adds up
+        assert not match.points_recorded
+        assert match.totals == [] and match.winners == []
+
+
+def test_with_no_points_recorded_there_is_no_total_and_no_match_winner() -> None:
+    """Rule `scoring`: the counts add up only in a match with points recorded; rule `dealer`:
+    without them the worst loser deals, so a count decides only who deals next."""
+    match = Match(players=3, deals=2, seed=4, rules=Rules(dealer_system=DealerSystem.WORST_LOSER))
+    for number in range(2):
+        play_randomly(match.new_deal(), number)
+        assert match.totals == []
+        assert match.deal_winners[-1] == match.deals[-1].winners
+    assert match.is_over and match.winners == []
+    for deal, won in zip(match.deals, match.deal_winners, strict=True):
+        assert won == [p for p in range(3) if deal.scores[p] == min(deal.scores)]
 
 
 def test_a_match_is_reproducible_by_seed() -> None:

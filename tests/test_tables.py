@@ -169,7 +169,11 @@ def test_match_frame_adds_up_and_names_the_next_dealer(system: DealerSystem) -> 
     assert list(frame["deal"]) == [1, 2, 3]
     for p, name in enumerate(names):
         assert list(frame[name]) == [d.scores[p] for d in match.deals]
-        assert frame[f"{name} total"].iloc[-1] == match.totals[p]
+        if system is DealerSystem.WINNER:
+            assert frame[f"{name} total"].iloc[-1] == match.totals[p]
+        else:  # no points recorded: nothing adds up, so the sheet keeps no total
+            assert f"{name} total" not in frame.columns
+    assert list(frame["winners"]) == [", ".join(names[w] for w in d.winners) for d in match.deals]
     for k in range(2):
         assert frame["next_dealer"][k] == names[match.deals[k + 1].dealer]
         assert frame["dealer"][k + 1] == frame["next_dealer"][k]
