@@ -89,3 +89,42 @@ def test_a_failing_callback_shows_a_sentence_not_a_traceback(
     sheet.buttons["Play next deal"].click()
     assert OOPS in sheet._trouble.value
     assert is_shown(sheet._trouble)
+
+
+def test_with_no_points_recorded_the_sheet_shows_each_deal_and_no_total_or_match_winner() -> None:
+    """Rules `dealer` and `scoring`: without points recorded the worst loser deals and nothing
+    adds up, so the sheet shows each deal's counts, its winners and who deals next, and names no
+    match winner; the totals chart is hidden."""
+    sheet = MatchSheet(players=3, deals=3, seed=2)
+    sheet.system.value = DealerSystem.WORST_LOSER
+    assert "No points are recorded" in sheet.status.value
+    assert "lowest total wins" not in sheet.status.value
+    sheet.buttons["Play next deal"].click()
+    match = sheet.match
+    assert not match.points_recorded and match.totals == []
+    frame = match_frame(match)
+    assert f"{frame['next_dealer'].iloc[-1]} deals next" in sheet.status.value
+    assert "highest count" in sheet.status.value
+    for score in match.deals[0].scores:
+        assert f"<td>{score}</td>" in sheet.sheet.value
+    assert "total" not in sheet.sheet.value.replace("no totals", "")
+    assert not is_shown(sheet.chart) and sheet.chart.value == ""
+    sheet.buttons["Play the rest"].click()
+    assert match.is_over and match.winners == []
+    names = match_names(match)
+    for won in match.deal_winners:
+        assert f"<td>{', '.join(names[w] for w in won)}</td>" in sheet.sheet.value
+    assert "no match winner" in sheet.status.value
+    assert (
+        "wins the match" not in sheet.status.value and "share the match" not in sheet.status.value
+    )
+
+
+def test_with_points_recorded_the_sheet_keeps_totals_and_the_chart() -> None:
+    sheet = MatchSheet(players=3, deals=2, seed=2)
+    sheet.system.value = DealerSystem.WORST_LOSER
+    sheet.system.value = DealerSystem.WINNER
+    sheet.buttons["Play the rest"].click()
+    assert sheet.match.points_recorded and is_shown(sheet.chart)
+    assert "Running totals" in sheet.sheet.value
+    assert f"lowest total ({min(sheet.match.totals)})" in sheet.status.value

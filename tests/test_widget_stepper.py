@@ -21,7 +21,7 @@ from widgets import render
 from widgets.base import OOPS, later, send_now
 from widgets.render import FOUR_COLOUR
 from widgets.shared import is_shown
-from widgets.stepper import DRAW_DELAY_S, DealStepper
+from widgets.stepper import AUTOPLAY_CLASS, DRAW_DELAY_S, NO_STOP_CSS, DealStepper
 
 SEED = 3
 """A 4-player deal of careful bots (about 80 moves)."""
@@ -484,3 +484,34 @@ def test_send_now_waits_for_the_kernels_output_thread(monkeypatch: pytest.Monkey
     monkeypatch.setattr(base, "SEND_WAIT_S", 30.0)  # long enough on any machine
     send_now()
     assert thread.ran == ["scheduled", "ran"]  # it returned only once the thread had run
+
+
+def test_the_header_and_the_panel_say_which_turn_they_number() -> None:
+    """The panel names the turn the step was played in, the header the turn now under way: the
+    one numbering (the log's), each labelled, so that a step that ends a turn shows both."""
+    stepper = DealStepper.from_seed(SEED)
+    log = tables_module.log_frame(stepper._full)
+    both = 0
+    for k in range(1, stepper.steps):
+        stepper.step = k
+        played = int(log["turn"].iloc[k - 1])
+        assert f"Step {k}, played in turn {played}:" in stepper.explanation.value
+        deal = stepper.deal
+        mover = html.escape(deal.names[deal.turn])
+        assert f"next: turn {deal.turn_number}, {mover} to move" in stepper.status.value
+        assert re.findall(r"turn (\d+)", stepper.status.value) == [str(deal.turn_number)]
+        if deal.turn_number != played:
+            both += 1
+    assert both  # steps that end a turn: the two numbers differ, and each says what it is
+
+
+def test_play_has_no_stop_button_to_send_the_deal_back_to_step_0() -> None:
+    """ipywidgets' Stop (■) sets Play's value to its minimum, 0: the stepper hides it, and Play
+    turns into Pause, which keeps the step."""
+    stepper = DealStepper.from_seed(SEED, step=5)
+    assert AUTOPLAY_CLASS in stepper.play._dom_classes
+    styles = [w.value for w in stepper.walk() if isinstance(w, widgets.HTML)]
+    assert any(f"<style>{NO_STOP_CSS}</style>" in v for v in styles)
+    assert "button:nth-of-type(2)" in NO_STOP_CSS and "display: none" in NO_STOP_CSS
+    stepper.play.playing = False  # what Pause does: the step stays where it is
+    assert stepper.step == 5 and "Step 5 of" in stepper.status.value

@@ -1,8 +1,12 @@
 """`MatchSheet`: a match of several deals between bots, scored as the rule book says.
 
-The sheet is `penang_lib.tables.match_frame`: each deal's counts, the running totals, who deals
-next and why (rule `dealer`, under the dealer system chosen), and a bar chart of the totals. The
-lowest total after the agreed number of deals wins the match (rule `scoring`).
+The sheet is `penang_lib.tables.match_frame`: who deals next and why (rule `dealer`, under the
+dealer system chosen) and, by that system (rule `scoring`):
+
+- points recorded: the running totals and a bar chart of them; the lowest total after the agreed
+  number of deals wins the match;
+- no points recorded: each deal's counts and winners, no total, no chart and no match winner,
+  since each deal is won on its own (`Match.points_recorded`).
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib.bots import bot_names, play_move, seat_bots
+from penang_lib.explain import join_names
 from penang_lib.match import Match
 from penang_lib.rules import DealerSystem, Rules
 from penang_lib.tables import match_frame, match_names, scores_frame
 from widgets.base import KitWidget, guarded
 from widgets.render import esc, frame_html, scores_html
-from widgets.shared import part
+from widgets.shared import part, show
 
 SYSTEM_LABELS = {
     DealerSystem.WINNER: "points recorded: the winner deals",
@@ -161,8 +166,14 @@ class MatchSheet(KitWidget):
         names = match_names(match)
         frame = match_frame(match)
         played = len([d for d in match.deals if d.is_over])
-        if match.is_over:
-            winners = " and ".join(names[w] for w in match.winners)
+        recorded = match.points_recorded
+        if match.is_over and not recorded:
+            status = (
+                f"All {match.length} deals are played. With no points recorded nothing adds up: "
+                "each deal was won on its own (the Won column), and there is no match winner."
+            )
+        elif match.is_over:
+            winners = join_names([names[w] for w in match.winners])
             verb = "share the match" if len(match.winners) > 1 else "wins the match"
             status = (
                 f"All {match.length} deals are played: {winners} {verb} with the lowest "
@@ -173,16 +184,28 @@ class MatchSheet(KitWidget):
                 f"{played} of {match.length} deals played. {esc(frame['next_dealer'].iloc[-1])} "
                 f"deals next: {esc(frame['why'].iloc[-1])}"
             )
-        else:
+        elif recorded:
             status = (
                 f"A match of {match.length} deals. {names[match.dealer]} was drawn to deal "
                 "first; after each deal the counts add up, and the lowest total wins."
             )
-        columns = ["deal", "dealer", *(f"{n} total" for n in names), "winners", "next_dealer"]
+        else:
+            status = (
+                f"{match.length} deals. {names[match.dealer]} was drawn to deal first. No points "
+                "are recorded: each deal is won on its own by its lowest count, the highest "
+                "count deals next, and nothing adds up to a match winner."
+            )
+        if recorded:
+            columns = ["deal", "dealer", *(f"{n} total" for n in names), "winners", "next_dealer"]
+            caption, label = "Running totals after each deal (lowest wins):", "match totals"
+        else:
+            columns = ["deal", "dealer", *names, "winners", "next_dealer"]
+            caption = "Each deal's counts, won on its own (no points recorded, no totals):"
+            label = "counts of each deal"
         headers = ["Deal", "Dealer", *names, "Won", "Next"]
         sheet = (
-            '<p class="penang-summary">Running totals after each deal (lowest wins):</p>'
-            + frame_html(frame, columns, headers, label="match totals")
+            f'<p class="penang-summary">{caption}</p>'
+            + frame_html(frame, columns, headers, label=label)
             if not frame.empty
             else '<p class="penang-summary">No deal played yet.</p>'
         )
@@ -196,6 +219,10 @@ class MatchSheet(KitWidget):
             self.last_deal.value = last
             self.buttons["Play next deal"].disabled = match.is_over
             self.buttons["Play the rest"].disabled = match.is_over
+        show(self.chart, recorded)
+        if not recorded:  # no totals: nothing to chart
+            self.chart.value = ""
+            return
         title = f"Totals after {played} of {match.length} deals"
         png = base64.b64encode(totals_chart(names, match.totals, title)).decode("ascii")
         spoken = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals, strict=True))

@@ -23,6 +23,7 @@ import ipywidgets as widgets
 from penang_lib import tables
 from penang_lib.bots import bot_names, play_deal_explained
 from penang_lib.deal import Deal
+from penang_lib.explain import join_names
 from penang_lib.rules import Rules
 from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, shown_by
 from penang_lib.tables import Changes
@@ -50,17 +51,19 @@ BUTTONS: tuple[tuple[str, str, str], ...] = (
 )
 """The stepper's buttons: description (a fixed hook), icon and tooltip."""
 
+AUTOPLAY_CLASS = "penang-autoplay"
+"""The class of the stepper's `Play` widget."""
+
+NO_STOP_CSS = f".penang-kit .{AUTOPLAY_CLASS} > button:nth-of-type(2) {{ display: none; }}"
+"""The `Play` widget's own Stop button (■, its second button) sets its value to the minimum, so
+that Stop would send a learner back to step 0: it is hidden. Play turns into Pause while the
+deal runs, which stops it where it is."""
+
 
 def _flex(basis: str, min_width: str) -> dict[str, str]:
     """A box child that shares a wrapping row: side by side when there is room, stacked on a
     narrow screen (it then grows to the whole width)."""
     return {"flex": f"1 1 {basis}", "min_width": min_width, "max_width": "100%"}
-
-
-def _names_text(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def seeded_deal(
@@ -226,7 +229,7 @@ class DealStepper(KitWidget):
         if found is None:
             raise ValueError(
                 f"None of the {limit} deals from seed {start_seed} on shows "
-                f"{_names_text(ids)}; try a larger limit or another start seed."
+                f"{join_names(ids)}; try a larger limit or another start seed."
             )
         deal, choices = play_deal_explained(found.seed, players, bots, rules)
         whys: list[str] | None = [c.why for c in choices]
@@ -281,6 +284,8 @@ class DealStepper(KitWidget):
             tooltip="Play the deal on its own, one move at a time (press again to pause)",
             show_repeat=False,
         )
+        self.play.add_class(AUTOPLAY_CLASS)
+        no_stop = part(widgets.HTML, f"<style>{NO_STOP_CSS}</style>", layout={"display": "none"})
         # Play moves the slider in the browser. The link goes one way: a two-way link would send
         # every step made from Python back to the kernel, in the middle of the click's updates.
         self._link = widgets.jsdlink((self.play, "value"), (self.slider, "value"))
@@ -299,7 +304,9 @@ class DealStepper(KitWidget):
         self.log = part(widgets.HTML, "", layout={"width": "100%"})
 
         wrap = {"flex_flow": "row wrap", "align_items": "center", "width": "100%"}
-        controls = part(widgets.HBox, [*self.buttons.values(), self.play, self.slider], layout=wrap)
+        controls = part(
+            widgets.HBox, [*self.buttons.values(), self.play, no_stop, self.slider], layout=wrap
+        )
         main = part(
             widgets.HBox,
             [self.explanation, self.table],
@@ -447,10 +454,9 @@ class DealStepper(KitWidget):
             winners = [names[w] for w in working.winners]
             verb = "share the win" if len(winners) > 1 else "wins"
             parts.append("the deal is over")
-            parts.append(f"{esc(_names_text(winners))} {verb}")
+            parts.append(f"{esc(join_names(winners))} {verb}")
         else:
-            parts.append(f"turn {working.turn_number}")
-            parts.append(f"{esc(names[working.turn])} to move")
+            parts.append(f"next: turn {working.turn_number}, {esc(names[working.turn])} to move")
             if k == self.steps and k:
                 parts.append("the record stops here")
         if self.link is not None:
@@ -475,7 +481,7 @@ class DealStepper(KitWidget):
         mover = full.movers[k - 1]
         who = esc(names[mover])
         head = (
-            f"<p><strong>Step {k}, turn {self._turns[k - 1]}:</strong> {who}: "
+            f"<p><strong>Step {k}, played in turn {self._turns[k - 1]}:</strong> {who}: "
             f"{esc(self._moves[k - 1].label())}.</p>"
         )
         parts = [head, render.events_html(full.event_stack[k - 1], names)]
