@@ -348,11 +348,19 @@ def quiz(passport: Mapping[str, Any]) -> list[dict[str, Any]]:
     questions = []
     for lead, cards, question in asks:
         symbols = cards_symbols(parse_cards(cards))
+        ok = bool(can_play(cards, [], passport=False))
+        why = (
+            "A passport is any meld from the player's own hand, and this hand holds one."
+            if ok
+            else "A passport is a meld from the player's own hand, and no three of these cards "
+            "make a run or a set, so this player is dead at the first turn."
+        )
         questions.append(
             {
                 "ask": f"{lead}: {symbols}. {question}",
                 "can_play": {"hand": cards, "table": [], "passport": False},
-                "answer": bool(can_play(cards, [], passport=False)),
+                "answer": ok,
+                "why": why,
             }
         )
     return questions

@@ -115,7 +115,10 @@ def test_the_quiz_asks_about_the_example_hands() -> None:
         assert q["answer"] == bool(can_play(hand, [], passport=False))
         assert cards_symbols(parse_cards(hand)) in q["ask"]
     assert [q["answer"] for q in questions] == [False, True, True]
-    quiz = Quiz(questions)  # the engine agrees with every written answer
+    for q in questions:  # each answer says why, in words that match the engine's answer
+        assert ("holds one" in q["why"]) is q["answer"]
+        assert ("dead at the first turn" in q["why"]) is not q["answer"]
+    quiz = Quiz(questions, explained=True)  # the engine agrees with every written answer
     assert len(quiz.questions) == 3
     assert lab.quiz({"4": {"example": None}}) == []
 

@@ -6,7 +6,16 @@ import itertools
 
 import pytest
 
-from penang_lib import CardParseError, check_lay_off, check_meld, check_swap, parse_cards
+from penang_lib import (
+    CardParseError,
+    Deal,
+    Meld,
+    check_lay_off,
+    check_meld,
+    check_swap,
+    parse_cards,
+)
+from penang_lib.cards import sort_cards
 from widgets import checker as checker_module
 from widgets import render
 from widgets.base import OOPS
@@ -110,8 +119,8 @@ def test_against_a_table_meld_lay_off_refused_swap_allowed():
     assert c.target.options[0] == ("a new meld", -1)
     assert c.target.value == -1 and c.target.label == "a new meld"
     labels = [label for label, _ in c.target.options]
-    assert labels[1].startswith("meld 0: 5♥ 6♥ 🃏=7♥")
-    assert labels[2].startswith("meld 1: 9♠ 9♦ 🃏")
+    assert labels[1].startswith("meld 0: 5♥ 6♥ JK=7♥")  # a menu is plain text: JK
+    assert labels[2].startswith("meld 1: 9♠ 9♦ JK")
 
     before = shown(c, "7H")
     assert "Against" not in before  # a new meld: only the meld check
@@ -141,35 +150,48 @@ def test_each_typed_card_is_checked_against_the_meld():
 
 
 def test_hand_toggles_fill_the_text():
-    c = MeldChecker(hand="7H 8H 8H 9S JK")
-    assert [t.description for t in c.toggles] == ["7♥", "8♥", "8♥", "9♠", "🃏"]
-    assert [t.tooltip for t in c.toggles] == [card.name for card in parse_cards("7H 8H 8H 9S JK")]
+    c = MeldChecker(hand="9S 7H 8H 8H JK")  # already in display order
+    assert [t.description for t in c.toggles] == ["9♠", "7♥", "8♥", "8♥", "🃏"]
+    assert [t.tooltip for t in c.toggles] == [card.name for card in parse_cards("9S 7H 8H 8H JK")]
     assert all("penang-hand-card" in t._dom_classes for t in c.toggles)
-    assert "penang-red" in c.toggles[0]._dom_classes
+    assert "penang-red" in c.toggles[1]._dom_classes
     first = list(c.toggles)
 
-    c.toggles[1].value = True
     c.toggles[2].value = True
+    c.toggles[3].value = True
     c.toggles[4].value = True
     assert c.entry.value == "8H 8H JK"
-    assert render.esc(check_meld("8H 8H JK").reason) in c.verdict.value
+    eights = check_meld("8H 8H JK")
+    assert render.sentence_html(eights.rule, eights.reason, ok=True) in c.verdict.value
 
-    c.toggles[1].value = False
+    c.toggles[2].value = False
     assert c.entry.value == "8H JK"
-    assert [t.value for t in c.toggles] == [False, False, True, False, True]
+    assert [t.value for t in c.toggles] == [False, False, False, True, True]
 
     # typing presses the typed cards' toggles, each copy once
     c.entry.value = "9S 8H 8H 8H"
-    assert [t.value for t in c.toggles] == [False, True, True, True, False]
+    assert [t.value for t in c.toggles] == [True, False, True, True, False]
     # a bad token does not break the toggles: clicking still adds and removes cards
     c.entry.value = "9S XX"
-    assert [t.value for t in c.toggles] == [False, False, False, True, False]
-    c.toggles[0].value = True
+    assert [t.value for t in c.toggles] == [True, False, False, False, False]
+    c.toggles[1].value = True
     assert c.entry.value == "9S XX 7H"
-    c.toggles[3].value = False
+    c.toggles[0].value = False
     assert c.entry.value == "XX 7H"
     assert OOPS not in trouble(c)
     assert c.toggles == first  # created once
+
+
+def test_the_picker_shows_the_hand_in_the_play_tables_order():
+    # Lesson 1 says the kit sorts each hand by suit and rank: the picker does as the play table.
+    given = "JK 9C 2S 7D AS 5H 7D KS 5H 10C"
+    c = MeldChecker(hand=given)
+    deal = Deal(hands=[given, "3C 4C 5C 6C"], dealer=1)
+    assert c.hand == deal.hand(0) == sort_cards(parse_cards(given))
+    assert c.hand != parse_cards(given)  # the hand was given out of order
+    assert [t.description for t in c.toggles] == [card.symbol for card in deal.hand(0)]
+    c.toggles[0].value = True  # the first toggle is the first card shown
+    assert c.entry.value == str(deal.hand(0)[0])
 
 
 def test_a_callback_failure_shows_one_sentence(monkeypatch: pytest.MonkeyPatch):
@@ -193,3 +215,52 @@ def test_the_checker_can_start_against_a_table_meld():
     )
     with pytest.raises(ValueError, match="from 0 to 1"):
         MeldChecker(table=["5H 6H JK@7H", "9S 9D JK"], against=2)
+
+
+def test_a_plain_joker_laid_off_on_a_run_offers_both_ends():
+    # Issue 19, item 13: the joker may stand at either end of 5♥ 6♥ 7♥; the player chooses.
+    c = MeldChecker(table=["5H 6H 7H", "9S 9D 9C"], against=0)
+    html = shown(c, "JK")
+    meld = c.table[0]
+    assert isinstance(meld, Meld)  # read once, when the checker was built
+    ends = meld.lay_off_results(parse_cards("JK")[0])
+    assert [r.symbols for r in ends] == ["🃏=4♥ 5♥ 6♥ 7♥", "5♥ 6♥ 7♥ 🃏=8♥"]
+    bottom, top = check_lay_off("5H 6H 7H", "JK@4H"), check_lay_off("5H 6H 7H", "JK@8H")
+    assert bottom.ok and "at the bottom" in bottom.reason
+    assert top.ok and "at the top" in top.reason
+    assert c.joker_lay_offs(0, parse_cards("JK")[0]) == [bottom, top]
+    assert "May be laid off in 2 ways (the player chooses one)" in html
+    for verdict in (bottom, top):
+        assert render.sentence_html(verdict.rule, verdict.reason, ok=True) in html
+    # the engine's one-reading sentence is replaced by the list, not shown beside it
+    assert render.esc(check_lay_off("5H 6H 7H", "JK").reason) not in html
+    assert "penang-ok" in c.verdict._dom_classes
+
+    # a set takes a joker one way only: the single sentence, as before
+    c.target.value = 1
+    lay = check_lay_off("9S 9D 9C", "JK")
+    assert len(c.joker_lay_offs(1, parse_cards("JK")[0])) == 1
+    html = c.verdict.value
+    assert render.sentence_html(lay.rule, f"May be laid off: {lay.reason}", ok=True) in html
+    assert "ways" not in html
+
+    # a noted joker has its one place; a run at A..A has none
+    c.target.value = 0
+    assert c.joker_lay_offs(0, parse_cards("JK@8H")[0]) == []
+    assert "ways" not in shown(c, "JK@8H")
+    full = MeldChecker(table=["AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"], against=0)
+    assert full.joker_lay_offs(0, parse_cards("JK")[0]) == []
+    assert "ways" not in shown(full, "JK")
+    assert "penang-no" in full.verdict._dom_classes
+
+
+def test_a_plain_joker_on_a_table_meld_read_two_ways_lists_each_place_once():
+    # 6♥ 7♥ 🃏 reads as 5♥ 6♥ 7♥ or 6♥ 7♥ 8♥: a joker laid off may make 4-7, 5-8 or 6-9.
+    c = MeldChecker(table=["6H 7H JK"], against=0)
+    html = shown(c, "JK")
+    placings = c.joker_lay_offs(0, parse_cards("JK")[0])
+    made = [v.reason.rsplit("making ", 1)[1] for v in placings]
+    assert made == ["🃏=4♥ 🃏=5♥ 6♥ 7♥.", "🃏=5♥ 6♥ 7♥ 🃏=8♥.", "6♥ 7♥ 🃏=8♥ 🃏=9♥."]
+    assert f"May be laid off in {len(placings)} ways" in html
+    for verdict in placings:
+        assert verdict == check_lay_off("6H 7H JK", verdict.reason.split(" ", 1)[0])

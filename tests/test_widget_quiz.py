@@ -11,6 +11,7 @@ import pytest
 from penang_lib import Deal, can_play, check_lay_off, check_meld, check_swap, parse_move
 from widgets import render
 from widgets.base import OOPS
+from widgets.lessons import lesson_data
 from widgets.quiz import Quiz
 from widgets.shared import is_shown
 
@@ -190,3 +191,85 @@ def test_a_callback_failure_shows_one_sentence(monkeypatch: pytest.MonkeyPatch):
     q.buttons[0][0].click()  # no exception escapes
     assert OOPS in q._trouble.value
     assert is_shown(q._trouble)
+
+
+WHY = "There is no minimum score: any meld is a passport."
+
+
+def test_every_answer_says_why_in_a_sentence():
+    # Issue 19, item 14: "Not quite. The answer is Yes." then why, then the engine's sentence.
+    question = {
+        "ask": "Is a meld worth only 9 points enough for a passport?",
+        "can_play": {"hand": "2C 3C 4C KD", "table": [], "passport": False},
+        "why": WHY,
+    }
+    q = Quiz([question, position_question(why="8♥ extends the run 5♥ 6♥ 7♥.")])
+    verdict = can_play("2C 3C 4C KD", [], passport=False)
+    assert verdict.ok
+    assert q.questions[0].why == WHY
+    q.answer(0, 1)  # wrong
+    feedback = text(q.feedback[0])
+    assert feedback.startswith(f"<p><strong>Not quite.</strong> The answer is Yes. {WHY}</p>")
+    assert render.sentence_html(verdict.rule, verdict.reason, ok=True) in feedback
+    q.reset()
+    q.answer(0, 0)  # right: the same reason
+    assert text(q.feedback[0]).startswith(f"<p><strong>Right!</strong> The answer is Yes. {WHY}")
+
+    deal = position_deal()
+    refusal = deal.explain_illegal(parse_move(CHOICES[1]))
+    assert refusal is not None
+    q.answer(1, 1)  # wrong: the engine's refusal, then the legal move and why
+    feedback = text(q.feedback[1])
+    assert render.sentence_html(refusal.rule, refusal.reason, ok=False) in feedback
+    assert "Legal here: lay off 8♥ on meld 0. 8♥ extends the run 5♥ 6♥ 7♥.</p>" in feedback
+    q.reset()
+    q.answer(1, 0)
+    assert "lay off 8♥ on meld 0 is legal. 8♥ extends the run 5♥ 6♥ 7♥.</p>" in text(q.feedback[1])
+
+
+def test_without_a_why_the_answer_still_ends_as_a_sentence():
+    q = Quiz([QUESTIONS[0]])
+    q.answer(0, 1)
+    assert "The answer is Yes.</p>" in text(q.feedback[0])
+    assert q.questions[0].why == ""
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        ({"ask": "?", "meld": "8H 8H 8C"}, "'why' is missing"),
+        (position_question(), "'why' is missing"),
+        ({"ask": "?", "meld": "8H 8H 8C", "why": "  "}, "why should be text"),
+        ({"ask": "?", "meld": "8H 8H 8C", "why": 3}, "why should be text"),
+        ({"ask": "?", "meld": "8H 8H 8C", "why": "suits repeat"}, "full stop"),
+    ],
+)
+def test_an_explained_quiz_refuses_a_question_without_a_why(bad: Any, words: str):
+    first = {**QUESTIONS[0], "why": "Three eights make a set, and suits may repeat."}
+    Quiz([first], explained=True)  # one with a why is fine
+    with pytest.raises(ValueError, match="Question 2") as caught:
+        Quiz([first, bad], explained=True)
+    assert words in str(caught.value)
+    if "missing" in words:
+        Quiz([first, bad])  # a quiz not asked to be explained takes it
+    with pytest.raises(TypeError, match="explained"):
+        Quiz([first], explained="yes")  # type: ignore[arg-type]
+
+
+def test_an_answer_button_writes_a_joker_as_jk_and_its_feedback_draws_it():
+    """A button holds plain text only, where many fonts have no joker sign: it says JK (the
+    kit's notation); the feedback is HTML and draws the joker as the cards do."""
+    data = lesson_data("08_play")["quiz"]
+    quiz = Quiz(data)
+    labels = [q.labels for q in quiz.questions]
+    with_joker = [
+        (qi, bi) for qi, row in enumerate(labels) for bi, label in enumerate(row) if "🃏" in label
+    ]
+    assert with_joker, "lesson 8's quiz offers a move with a joker"
+    for qi, bi in with_joker:
+        button = quiz.buttons[qi][bi]
+        assert "🃏" not in button.description + button.tooltip
+        assert button.description == labels[qi][bi].replace("🃏", "JK")
+        button.click()
+        feedback = quiz.feedback[qi].value
+        assert "🃏" not in feedback and "penang-joker-mark" in feedback

@@ -3,10 +3,13 @@
 The learner writes cards in the notation (`5H 6H JK`); as they type, the verdict box says whether
 the cards make a run or a set, or exactly why not (rules `meld`, `run`, `set`, `joker`, `deck`),
 and lists every reading, jokers showing what they stand for. Against a table meld chosen in the
-"Against" menu, each typed card is checked for a lay-off (rule `lay-off`) and a swap (rule `swap`).
+"Against" menu, each typed card is checked for a lay-off (rule `lay-off`) and a swap (rule `swap`);
+a plain joker that fits more than one place (either end of a run) lists each of them, since the
+player chooses. The hand to pick from is shown in the engine's display order, as at the play table.
 
 No rule logic lives here: every answer is a `Verdict` of `penang_lib.check_meld`,
-`check_lay_off` or `check_swap`, shown with its own sentence and rule id.
+`check_lay_off` or `check_swap`, shown with its own sentence and rule id (a plain joker's places
+come from the engine's `Meld.lay_off_results`, each then judged by `check_lay_off`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from penang_lib import (
     check_swap,
     parse_cards,
 )
-from penang_lib.cards import card_classes, cards_symbols, read_cards
+from penang_lib.cards import card_classes, cards_symbols, read_cards, sort_cards
 from penang_lib.validate import ArgumentTypeError, shown, whole
 from penang_lib.validate import text as check_text
 from widgets import render
@@ -72,7 +75,7 @@ def meld_label(number: int, meld: TableMeld) -> str:
     """The menu label of table meld `number`: its cards with suit symbols and what it is."""
     shown = meld.symbols if isinstance(meld, Meld) else cards_symbols(parse_cards(meld))
     what = f" ({meld.description})" if isinstance(meld, Meld) else ""
-    return f"meld {number}: {shown}{what}"
+    return render.plain(f"meld {number}: {shown}{what}")
 
 
 def _tokens(text: str) -> list[str]:
@@ -109,7 +112,8 @@ class MeldChecker(KitWidget):
 
     Public: `entry` (the `Text` box), `verdict` (the `HTML` verdict, class `penang-verdict`),
     `target` (the "Against" `Dropdown`, or None without a table), `toggles` (one `ToggleButton`
-    per card of the hand), `hand` (its cards) and `table` (the melds as read).
+    per card of the hand), `hand` (its cards, in display order: by suit, then rank, jokers last)
+    and `table` (the melds as read).
     """
 
     def __init__(
@@ -128,7 +132,8 @@ class MeldChecker(KitWidget):
                 f"table should be a list of table melds, e.g. ['5H 6H JK@7H'], not {shown(table)}"
             )
         self.table: list[TableMeld] = [read_table_meld(m) for m in (table or ())]
-        self.hand: list[Card] = [] if hand is None else read_cards(hand, "hand")
+        # In display order (suit, then rank, jokers last), as the play table shows a hand.
+        self.hand: list[Card] = [] if hand is None else sort_cards(read_cards(hand, "hand"))
         value = check_text(value, "value")
         if against is not None:
             against = whole(against, "against")
@@ -331,13 +336,50 @@ class MeldChecker(KitWidget):
             lay = check_lay_off(meld, card, self.rules)
             swap = check_swap(meld, card, self.rules)
             any_ok = any_ok or lay.ok or swap.ok
-            lay_text = f"May be laid off: {lay.reason}" if lay.ok else lay.reason
+            placings = self.joker_lay_offs(number, card) if lay.ok and card.is_joker else []
+            if len(placings) > 1:
+                # A plain joker fits more than one place: the player chooses, as at the table.
+                items = "".join(
+                    f"<li>{render.sentence_html(v.rule, v.reason, ok=True)}</li>" for v in placings
+                )
+                lay_html = (
+                    "<p><strong>May be laid off in "
+                    f"{len(placings)} ways (the player chooses one):</strong></p>"
+                    f'<ul class="penang-readings">{items}</ul>'
+                )
+            else:
+                lay_text = f"May be laid off: {lay.reason}" if lay.ok else lay.reason
+                lay_html = render.sentence_html(lay.rule, lay_text, ok=lay.ok)
             swap_text = f"May replace a joker: {swap.reason}" if swap.ok else swap.reason
             parts.append(
                 '<div class="penang-against">'
                 f"<p>{render.card_row([card], card.name)}</p>"
-                f"{render.sentence_html(lay.rule, lay_text, ok=lay.ok)}"
+                f"{lay_html}"
                 f"{render.sentence_html(swap.rule, swap_text, ok=swap.ok)}"
                 "</div>"
             )
         return "".join(parts), any_ok
+
+    def joker_lay_offs(self, number: int, card: Card) -> list[Verdict]:
+        """Every way a plain joker may be laid off on table meld `number`: the engine's verdict
+        on each joker the lay-off could make (`JK@4H` at the bottom, `JK@8H` at the top), in the
+        engine's order; empty for any other card."""
+        if not card.is_joker or card.as_rank is not None:
+            return []
+        meld = self.table[number]
+        lay = check_lay_off(meld, card, self.rules)
+        if not lay.ok:
+            return []
+        placed: list[Card] = []
+        made: set[tuple[str, ...]] = set()
+        for reading in lay.readings:  # the table meld's readings, as the engine reads them
+            for result in reading.lay_off_results(card):
+                same = tuple(sorted(map(str, result.cards)))
+                if same in made:
+                    continue  # the same meld by another reading (5♥ 6♥ 7♥ 8♥, jokers swapped)
+                made.add(same)
+                # The joker laid off is the result's card that the reading did not hold.
+                extra = Counter(result.cards) - Counter(reading.cards)
+                placed.extend(c for c in extra if c not in placed)
+        verdicts = [check_lay_off(meld, joker, self.rules) for joker in placed]
+        return [v for v in verdicts if v.ok]

@@ -28,6 +28,13 @@ Pick the legal move from a prepared position:
   (`deal.explain_illegal(move) is None`). At least one must be legal. An optional `"answer"`
   (one choice text, or a list of them) must name exactly the legal choices.
 
+Every question may (and in a lesson must) carry `"why"`: one plain sentence in the author's
+words saying why the right answer is right ("There is no minimum score: any meld is a
+passport."). The feedback after either button shows it, after the right answer and before the
+engine's own sentence; a position question's wrong choices also show the engine's refusal. Built
+with `explained=True` (as the lessons' quizzes are checked), a question without a `"why"` is a
+data error.
+
 Each question is answered once (its buttons are then disabled); the score line counts the right
 answers, and `Try again` starts over. Malformed data raises `ValueError` naming the question
 number (from 1) and what is wrong.
@@ -54,11 +61,12 @@ from penang_lib import (
     check_swap,
     parse_move,
 )
+from penang_lib.cards import symbols_html
 from penang_lib.moves import Move
 from penang_lib.tables import hands_frame, table_frame
+from penang_lib.validate import flag, whole
 from penang_lib.validate import shown as cut_repr
 from penang_lib.validate import text as check_text
-from penang_lib.validate import whole
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.lessons import position_deal
@@ -67,7 +75,7 @@ from widgets.shared import part, show
 CHECKS = ("meld", "lay_off", "swap", "can_play")
 """The yes/no forms: the key names the rule check asked about."""
 FORMS = (*CHECKS, "position")
-COMMON_KEYS = frozenset({"ask", "answer"})
+COMMON_KEYS = frozenset({"ask", "answer", "why"})
 FORM_KEYS: dict[str, frozenset[str]] = {
     **{form: frozenset({form, "labels"}) for form in CHECKS},
     "position": frozenset({"position", "choices"}),
@@ -103,6 +111,8 @@ class Question:
     """The engine's verdict, for a yes/no question."""
     moves: list[Move] = field(default_factory=list)
     """The parsed choices, for a position question."""
+    why: str = ""
+    """The author's sentence saying why the right answer is right ("" when none is given)."""
 
 
 # -- reading question data ------------------------------------------------------------------------
@@ -127,6 +137,21 @@ def _flag(number: int, value: Any, what: str) -> bool:
     if not isinstance(value, bool):
         raise _fail(number, f"{what} should be true or false, not {cut_repr(value)}")
     return value
+
+
+def _why(number: int, data: dict[str, Any], explained: bool) -> str:
+    """The question's `why` sentence: text ending as a sentence ends; "" when none is given and
+    none is required."""
+    if "why" not in data:
+        if explained:
+            raise _fail(
+                number, "'why' is missing: one sentence saying why the right answer is right"
+            )
+        return ""
+    why = _text(number, data["why"], "why").strip()
+    if not why.endswith((".", "!", "?")):
+        raise _fail(number, f"why should be a sentence ending with a full stop: {cut_repr(why)}")
+    return why
 
 
 def _verdict(number: int, form: str, value: Any, rules: Rules) -> Verdict:
@@ -155,7 +180,7 @@ def _verdict(number: int, form: str, value: Any, rules: Rules) -> Verdict:
     return can_play(hand, table, passport, rules)
 
 
-def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules) -> Question:
+def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules, why: str) -> Question:
     verdict = _verdict(number, form, data[form], rules)
     labels = list(DEFAULT_LABELS)
     if "labels" in data:
@@ -171,14 +196,11 @@ def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules) -> Quest
     sentence = render.sentence_html(verdict.rule, verdict.reason, ok=verdict.ok)
     truth = labels[0] if verdict.ok else labels[1]
     right = [verdict.ok, not verdict.ok]
-    feedback = [
-        f"<p><strong>{RIGHT if r else WRONG}</strong> The answer is {render.esc(truth)}.</p>"
-        f"{sentence}"
-        for r in right
-    ]
+    said = f"The answer is {render.esc(truth)}." + (f" {symbols_html(why)}" if why else "")
+    feedback = [f"<p><strong>{RIGHT if r else WRONG}</strong> {said}</p>{sentence}" for r in right]
     tooltips = [f"Answer {label!r}" for label in labels]
     return Question(
-        number, data, form, data["ask"], labels, tooltips, right, feedback, verdict=verdict
+        number, data, form, data["ask"], labels, tooltips, right, feedback, verdict=verdict, why=why
     )
 
 
@@ -204,7 +226,7 @@ def position_html(deal: Deal) -> str:
     )
 
 
-def _position(number: int, data: dict[str, Any], rules: Rules) -> Question:
+def _position(number: int, data: dict[str, Any], rules: Rules, why: str) -> Question:
     deal = _deal(number, data["position"], rules)
     if "choices" not in data:
         raise _fail(number, "a position question needs choices (move texts)")
@@ -233,19 +255,20 @@ def _position(number: int, data: dict[str, Any], rules: Rules) -> Question:
                 number, f"the answer written is {cut_repr(raw)}, but the engine allows {shown}"
             )
     legal_labels = ", ".join(m.label() for m, r in zip(moves, right, strict=True) if r)
+    because = f" {symbols_html(why)}" if why else ""
     feedback = []
     for move, refusal in zip(moves, refusals, strict=True):
         if refusal is None:
             events = deal.copy().push(move)
             feedback.append(
-                f"<p><strong>{RIGHT}</strong> {render.esc(move.label())} is legal.</p>"
+                f"<p><strong>{RIGHT}</strong> {symbols_html(move.label())} is legal.{because}</p>"
                 f"{render.events_html(events, deal.names)}"
             )
         else:
             feedback.append(
-                f"<p><strong>{WRONG}</strong> {render.esc(move.label())} is not allowed.</p>"
+                f"<p><strong>{WRONG}</strong> {symbols_html(move.label())} is not allowed.</p>"
                 f"{render.sentence_html(refusal.rule, refusal.reason, ok=False)}"
-                f"<p>Legal here: {render.esc(legal_labels)}.</p>"
+                f"<p>Legal here: {symbols_html(legal_labels)}.{because}</p>"
             )
     labels = [m.label() for m in moves]
     tooltips = [f"Choose: {label}" for label in labels]
@@ -260,11 +283,15 @@ def _position(number: int, data: dict[str, Any], rules: Rules) -> Question:
         feedback,
         position=position_html(deal),
         moves=moves,
+        why=why,
     )
 
 
-def build_question(number: int, data: Any, rules: Rules | None = None) -> Question:
-    """Question `number` (from 1) from its data, judged by the engine (see the module text)."""
+def build_question(
+    number: int, data: Any, rules: Rules | None = None, explained: bool = False
+) -> Question:
+    """Question `number` (from 1) from its data, judged by the engine (see the module text);
+    `explained`: a question without a `why` sentence is a data error."""
     rules = Rules.of(rules)
     if not isinstance(data, Mapping):
         raise _fail(number, f"a question is an object with an 'ask', not {cut_repr(data)}")
@@ -283,10 +310,11 @@ def build_question(number: int, data: Any, rules: Rules | None = None) -> Questi
     if "ask" not in data:
         raise _fail(number, "'ask' is missing: the question the learner reads")
     _text(number, data["ask"], "ask")
+    why = _why(number, data, explained)
     try:
         if form == "position":
-            return _position(number, data, rules)
-        return _yes_no(number, data, form, rules)
+            return _position(number, data, rules, why)
+        return _yes_no(number, data, form, rules, why)
     except CardParseError as error:
         raise _fail(number, f"bad cards: {error}") from error
 
@@ -296,7 +324,8 @@ class Quiz(KitWidget):
     """A list of questions with instant feedback (the engine's sentence) and a score.
 
     `questions`: dicts in the forms of the module text; `title`: the heading; `rules`: the rule
-    set the engine judges by (default `Rules()`).
+    set the engine judges by (default `Rules()`); `explained`: every question must say why its
+    right answer is right (a `"why"` sentence), else `QuestionError`.
 
     Public: `questions` (the built `Question`s), `buttons[i]` (question i's answer buttons),
     `feedback[i]` (its feedback `HTML`), `score` (right answers so far), `answered` (questions
@@ -310,6 +339,7 @@ class Quiz(KitWidget):
         title: str = "Check yourself",
         rules: Rules | None = None,
         four_colour: bool = False,
+        explained: bool = False,
     ) -> None:
         super().__init__(four_colour)
         if isinstance(questions, str | bytes) or not isinstance(questions, Sequence):
@@ -318,8 +348,9 @@ class Quiz(KitWidget):
             raise QuestionError("A quiz needs at least one question.")
         self.title = check_text(title, "title")
         self.rules = Rules.of(rules)
+        explained = flag(explained, "explained")
         self.questions: list[Question] = [
-            build_question(i, q, self.rules) for i, q in enumerate(questions, 1)
+            build_question(i, q, self.rules, explained) for i, q in enumerate(questions, 1)
         ]
         self.chosen: list[int | None] = [None] * len(self.questions)
         self.buttons: list[list[Any]] = []
@@ -330,12 +361,15 @@ class Quiz(KitWidget):
         for qi, question in enumerate(self.questions):
             ask = (
                 f'<p class="penang-ask"><strong>{question.number}.</strong> '
-                f"{render.esc(question.ask)}</p>{question.position}"
+                f"{symbols_html(question.ask)}</p>{question.position}"
             )
             row = []
             for bi, (label, tip) in enumerate(zip(question.labels, question.tooltips, strict=True)):
                 button = part(
-                    widgets.Button, description=label, tooltip=tip, layout={"width": "auto"}
+                    widgets.Button,
+                    description=render.plain(label),
+                    tooltip=render.plain(tip),
+                    layout={"width": "auto"},
                 )
                 button.add_class("penang-answer")
                 button.on_click(self._on_answer)
@@ -445,7 +479,7 @@ class Quiz(KitWidget):
     @classmethod
     def from_json(cls, path_or_text: str | Path, **options: Any) -> Quiz:
         """A quiz from a JSON list of questions: a file's path, or the JSON text itself.
-        `options` go to the constructor (`title`, `rules`, `four_colour`)."""
+        `options` go to the constructor (`title`, `rules`, `four_colour`, `explained`)."""
         text = str(path_or_text)
         if isinstance(path_or_text, Path) or not text.lstrip().startswith(("[", "{")):
             text = Path(path_or_text).read_text(encoding="utf-8")
