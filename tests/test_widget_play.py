@@ -22,8 +22,9 @@ from penang_lib import (
     parse_cards,
 )
 from penang_lib.cards import Card
+from penang_lib.explain import explain
 from widgets.base import OOPS
-from widgets.play import ACTION_BUTTONS, BOT_BUTTONS, PlayTable
+from widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, PlayTable
 from widgets.shared import is_shown
 
 
@@ -71,6 +72,12 @@ def leaks(table: PlayTable, cards: set[Card]) -> list[str]:
     return sorted(found)
 
 
+def click(table: PlayTable, symbol: str) -> None:
+    """Click the first visible toggle showing `symbol`, as a learner would."""
+    toggle = next(t for t in table.toggles if is_shown(t) and t.description == symbol)
+    toggle.value = not toggle.value
+
+
 def visible_buttons(table: PlayTable) -> set[str]:
     return {name for name, b in table.buttons.items() if is_shown(b)}
 
@@ -109,7 +116,9 @@ def test_meld_with_too_few_cards_shows_rule_meld_and_changes_nothing():
     assert rules_shown(table) == ["meld"]
     assert err.reason in text(table.message.value)
     assert "penang-no" in table.message._dom_classes
-    assert table.selected() == parse_cards("5H 6H")  # the selection stays
+    assert table.selected() == []  # a refused try clears the selection, and says so
+    assert CLEARED in text(table.message.value)
+    assert text(table.selection.value).split() == ["Selected:", "none"]
 
 
 def test_swap_before_the_passport_shows_its_rule_and_changes_nothing():
@@ -118,7 +127,7 @@ def test_swap_before_the_passport_shows_its_rule_and_changes_nothing():
     deal.push(MeldMove(tuple(parse_cards("5D 6D JK@7D"))))
     deal.push(EndTurn())
     table = PlayTable(deal=deal, seat=0)
-    assert table.target.options == (("0: East · 5♦ 6♦ 🃏=7♦", 0),)
+    assert table.target.options == (("0: East · 5♦ 6♦ JK=7♦", 0),)  # plain text: JK
     before = table.deal.state_key()
     table.select("7D")
     table.target.value = 0
@@ -151,8 +160,8 @@ def test_an_ambiguous_joker_offers_its_readings():
     assert rules_shown(table) == ["joker"]
     assert is_shown(table.chooser)
     labels = [label for label, _ in table.readings.options]
-    assert labels == ["🃏=4♥ 5♥ 6♥", "5♥ 6♥ 🃏=7♥"]
-    table.readings.value = labels.index("5♥ 6♥ 🃏=7♥")
+    assert labels == ["JK=4♥ 5♥ 6♥", "5♥ 6♥ JK=7♥"]  # a menu is plain text: JK
+    table.readings.value = labels.index("5♥ 6♥ JK=7♥")
     table.buttons["Use this reading"].click()
     assert table.deal.move_stack == [MeldMove(tuple(parse_cards("5H 6H JK@7H")))]
     assert str(table.deal.table[0]) == "5H 6H JK@7H"
@@ -172,7 +181,7 @@ def test_a_joker_laid_off_on_a_run_offers_both_ends():
     assert table.deal.state_key() == before
     assert rules_shown(table) == ["joker"]
     labels = [label for label, _ in table.readings.options]
-    assert [label.split()[0] for label in labels] == ["🃏=4♥", "🃏=8♥"]
+    assert [label.split()[0] for label in labels] == ["JK=4♥", "JK=8♥"]
     table.readings.value = 1
     table.buttons["Use this reading"].click()
     assert table.deal.move_stack[-1] == LayOff(0, Card.joker(8, "H"))
@@ -240,7 +249,13 @@ def test_a_due_dead_is_announced_and_played_with_one_click():
     table.buttons["Bots to my turn"].click()  # the learner is dead: the bots play to the end
     assert deal.is_over
     assert is_shown(table.scores)
-    assert "scoring" in table.scores.value
+    # The count table is shown, and the engine's scoring sentence once (in the message).
+    scoring = next(e for e in deal.events if e.rule == "scoring")
+    sentence = explain(scoring, deal.names)
+    assert "scoring" in rules_shown(table) and sentence in text(table.message.value)
+    assert all(str(deal.count(p)) in text(table.scores.value) for p in range(deal.players))
+    values = [text(str(getattr(w, "value", ""))) for w in table.walk()]
+    assert sum(v.count(sentence) for v in values) == 1
     winners = [deal.names[w] for w in deal.winners]
     assert all(name in text(table.status.value) for name in winners)
     assert all(table.buttons[n].disabled for n in (*ACTION_BUTTONS, *BOT_BUTTONS))
@@ -358,3 +373,130 @@ def test_a_callback_failure_shows_oops(monkeypatch: pytest.MonkeyPatch):
     table.buttons["Meld"].click()
     assert not is_shown(trouble[0])
     assert len(table.deal.table) == 1
+
+
+# -- the selection ---------------------------------------------------------------------------------
+def test_the_selected_line_names_the_selection_once_per_change():
+    table = PlayTable(deal=Deal(hands=["9S 9D 9C 5H 2S", "7D 8D 9D 3C"], dealer=1))
+    assert "penang-selection" in table.selection._dom_classes
+    assert text(table.selection.value).split() == ["Selected:", "none"]
+    updates: list[str] = []
+    table.selection.observe(lambda change: updates.append(change["new"]), names="value")
+    click(table, "9♠")
+    click(table, "9♦")
+    assert text(table.selection.value).split() == ["Selected:", "9♠", "9♦"]
+    assert len(updates) == 2
+    table.select("9C 5H 2S")  # three toggles set by the widget: one update
+    assert len(updates) == 3
+    names = [c.symbol for c in table.selected()]
+    assert sorted(names) == sorted(["9♣", "5♥", "2♠"])
+    assert text(table.selection.value).split() == ["Selected:", *names]
+    click(table, "5♥")
+    assert len(updates) == 4
+    assert text(table.selection.value).split() == ["Selected:", *(n for n in names if n != "5♥")]
+
+
+def test_a_refusal_with_nothing_selected_does_not_speak_of_a_selection():
+    table = PlayTable(deal=Deal(hands=["9S 9D 9C 5H", "7D 8D 9D 3C"], dealer=1))
+    table.buttons["End turn"].click()
+    assert rules_shown(table) == ["turn"]
+    assert CLEARED not in text(table.message.value)
+
+
+def test_a_refusal_keeps_saying_that_dead_is_due():
+    # A lay-off is no passport: refused, and Dead stays due.
+    deal = Deal(hands=["8H 2S KD", "5H 6H 7H 3C"], dealer=0)
+    deal.push(MeldMove(tuple(parse_cards("5H 6H 7H"))))
+    deal.push(EndTurn())
+    table = PlayTable(deal=deal)
+    verdict = deal.can_play()
+    assert verdict.rule == "dead.passport"
+    table.select("8H")
+    table.target.value = 0
+    table.buttons["Lay off"].click()
+    err = deal.explain_illegal(LayOff(0, parse_cards("8H")[0]))
+    assert err is not None
+    words = " ".join(text(table.message.value).split())
+    assert rules_shown(table) == [err.rule, "dead.passport"]
+    assert err.reason in words and verdict.reason in words and "Click Declare Dead" in words
+    assert CLEARED in words and table.selected() == []
+
+
+def test_a_refusal_keeps_saying_that_game_is_yours():
+    table = PlayTable(deal=Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1))
+    table.select("5S 6S 7S")
+    table.buttons["Meld"].click()
+    table.buttons["Meld"].click()  # nothing left to meld: refused
+    err = table.deal.explain_illegal(MeldMove(()))
+    game = table.deal.explain_illegal(EndTurn())
+    assert err is not None and game is not None
+    words = " ".join(text(table.message.value).split())
+    assert rules_shown(table) == [err.rule, "game"]
+    assert err.reason in words and game.reason in words and "Click Call Game" in words
+
+
+def test_the_joker_chooser_is_said_to_be_above_the_message():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 9S", "7D 8D 9D 3C KD"], dealer=1))
+    table.select("5H 6H JK")
+    table.buttons["Meld"].click()
+    assert is_shown(table.chooser)
+    assert "above this message" in text(table.message.value)
+    tree = table.walk()
+    mine = next(w for w in tree if "penang-play-mine" in getattr(w, "_dom_classes", ()))
+    order = list(mine.children)
+    assert order.index(table.chooser) < order.index(table.message)
+
+
+# -- hints say what they selected, and their move is played as hinted ----------------------------
+def test_hint_names_the_cards_it_selected_and_the_button():
+    table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
+    move = CarefulBot().choose(PlayerView.of(table.deal)).move
+    assert isinstance(move, MeldMove)
+    table.buttons["Hint"].click()
+    words = " ".join(text(table.message.value).split())
+    picked = " ".join(c.symbol for c in table.selected())
+    assert f"The hint selected {picked} for you: press Meld." in words
+    assert text(table.selection.value).split() == ["Selected:", *picked.split()]
+
+
+def test_hint_on_a_lay_off_names_the_meld_too():
+    deal = Deal(hands=["9S 9D 9C 8H 2S KD", "5H 6H 7H 3C 4D"], dealer=1)
+    deal.push(MeldMove(tuple(parse_cards("9S 9D 9C"))))
+    deal.push(EndTurn())
+    deal.push(MeldMove(tuple(parse_cards("5H 6H 7H"))))
+    deal.push(EndTurn())
+    table = PlayTable(deal=deal)
+    move = CarefulBot().choose(PlayerView.of(deal)).move
+    assert isinstance(move, LayOff)
+    table.buttons["Hint"].click()
+    label = dict((v, k) for k, v in table.target.options)[move.target]
+    words = " ".join(text(table.message.value).split())
+    assert f"The hint selected {move.card.symbol} and chose meld {label}" in words
+    assert "press Lay off." in words and table.target.value == move.target
+
+
+def test_after_a_hint_its_joker_reading_is_not_asked_again():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
+    hinted = CarefulBot().choose(PlayerView.of(table.deal)).move
+    assert isinstance(hinted, MeldMove) and any(c.is_joker for c in hinted.cards)
+    assert table.deal.explain_illegal(MeldMove(tuple(parse_cards("5H 6H JK")))) is not None
+    table.buttons["Hint"].click()
+    table.buttons["Meld"].click()
+    assert not is_shown(table.chooser)
+    assert table.deal.move_stack == [hinted]
+
+
+def test_after_a_hint_another_selection_behaves_as_before():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
+    table.buttons["Hint"].click()
+    click(table, "5♥")  # the learner unselects a hinted card: "(you selected ...)"
+    assert len(table.selected()) == 2
+    click(table, "5♥")
+    click(table, "2♠")  # and adds 2♠
+    table.buttons["Meld"].click()
+    assert table.deal.move_stack == []
+    assert not is_shown(table.chooser)
+    table.buttons["Hint"].click()
+    table.select("JK 6H 5H")  # the hinted cards again, picked by hand: the hinted move
+    table.buttons["Meld"].click()
+    assert len(table.deal.move_stack) == 1

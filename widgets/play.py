@@ -11,6 +11,12 @@ The bots play from `PlayerView.of(deal)` (their own hand and the public state), 
 of `Bot move`, or all of them up to the learner's next turn with `Bots to my turn`; each bot move
 shows its events' sentences and the bot's own one-line reason.
 
+The selection: a "Selected:" line under the hand names the selected cards (the stylesheet raises,
+colours and ticks a selected card). A refused try clears the selection and says so; when a Dead
+or a Game is due, the refusal keeps saying it. Hint selects the cards (and the table meld) of the
+careful bot's move and says which button plays it; that button with exactly that selection plays
+the hinted move itself (a joker keeps the reading the hint gave it).
+
 Hidden information: no widget of the tree ever holds a card of another hand while the deal is
 being played (the other hands are drawn face down from their sizes, see `render.face_down`); at
 the end every hand is shown. The widget tree is built once; a step only changes values.
@@ -26,10 +32,9 @@ import ipywidgets as widgets
 
 from penang_lib import tables
 from penang_lib.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_move
-from penang_lib.cards import Card, card_classes, read_cards
+from penang_lib.cards import Card, card_classes, read_cards, symbols_html
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
-from penang_lib.explain import explain
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -67,6 +72,19 @@ TOOLTIPS = {
     "Use this reading": "Play the move with the joker standing for the card chosen on the left",
 }
 
+HINT_BUTTONS = {
+    "meld": "Meld",
+    "lay_off": "Lay off",
+    "swap": "Swap",
+    "end_turn": "End turn",
+    "dead": "Declare Dead",
+    "game": "Call Game",
+}
+"""The button that plays a move of each type (what a hint tells the learner to press)."""
+
+CLEARED = "Your selection was cleared."
+"""Said after a refused try that had cards selected (the refusal clears the selection)."""
+
 BUTTON_STYLES = {
     "Meld": "primary",
     "Declare Dead": "danger",
@@ -81,7 +99,8 @@ SHOWN_BOT_MOVES = 12
 
 
 def _p(text: str) -> str:
-    return f"<p>{render.esc(text)}</p>"
+    """A paragraph of text, escaped, with its jokers drawn."""
+    return f"<p>{symbols_html(text)}</p>"
 
 
 class PlayTable(KitWidget):
@@ -128,6 +147,10 @@ class PlayTable(KitWidget):
         self._choices: list[Move] = []
         """The move behind each option of the reading chooser."""
         self._target_options: tuple[tuple[str, int], ...] = ()
+        self._quiet = False
+        """True while the widget itself sets the toggles (one "Selected:" update at the end)."""
+        self._hint: tuple[Move, list[Card], object] | None = None
+        """The last hint's move, its selection and the deal's state key when it was given."""
 
         wrap = {"flex_flow": "row wrap", "align_items": "center", "max_width": "100%"}
         self.status = part(widgets.HTML, "")
@@ -149,6 +172,7 @@ class PlayTable(KitWidget):
                 style={"font_weight": "bold"},
             )
             toggle._dom_classes = ("penang-card", HIDDEN)
+            toggle.observe(self._on_pick, names="value")
             self.toggles.append(toggle)
         hand_label = part(
             widgets.HTML,
@@ -156,6 +180,8 @@ class PlayTable(KitWidget):
         )
         self.hand_box = part(widgets.HBox, self.toggles, layout=wrap)
         self.hand_box.add_class("penang-hand")
+        self.selection = part(widgets.HTML, "", layout={"max_width": "100%"})
+        self.selection.add_class("penang-selection")
 
         self.buttons: dict[str, Any] = {}
         for name in (*ACTION_BUTTONS, *BOT_BUTTONS, "New deal", "Use this reading"):
@@ -200,9 +226,8 @@ class PlayTable(KitWidget):
             [*(self.buttons[n] for n in BOT_BUTTONS), self.buttons["New deal"]],
             layout=wrap,
         )
-        mine = part(
-            widgets.VBox, [hand_label, self.hand_box, actions, self.chooser, self.message, bot_row]
-        )
+        mine_parts = [hand_label, self.hand_box, self.selection, actions, self.chooser]
+        mine = part(widgets.VBox, [*mine_parts, self.message, bot_row])
         mine.add_class("penang-play-mine")
         self.scores = part(widgets.HTML, "", layout={"max_width": "100%"})
         self.scores.add_class("penang-scores")
@@ -237,8 +262,10 @@ class PlayTable(KitWidget):
     def select(self, text: str) -> None:
         """Select exactly the toggles of the given cards (e.g. "5H 6H JK"); a card the learner
         does not hold raises ValueError."""
-        missing = self._mark([c.plain for c in read_cards(text, "select")])
+        cards = [c.plain for c in read_cards(text, "select")]
+        missing = self._mark(cards)
         if missing is not None:
+            self._mark([])
             raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
 
     def selected(self) -> list[Card]:
@@ -264,28 +291,39 @@ class PlayTable(KitWidget):
     # -- callbacks: the learner's moves ----------------------------------------------------------
     @guarded
     def _on_meld(self, _button: Any = None) -> None:
-        err = self._push(MeldMove(tuple(self.selected())))
+        hinted = self._hinted("Meld")
+        err = self._push(hinted or MeldMove(tuple(self.selected())), offers=True)
         if err is not None and err.options:
             # The engine lists the readings of a plain joker: the learner picks one.
-            self._offer([(m.label().removeprefix("meld "), m) for m in err.options], err)
+            readings = [(render.plain(m.label().removeprefix("meld ")), m) for m in err.options]
+            self._offer(readings, err)
 
     @guarded
     def _on_lay_off(self, _button: Any = None) -> None:
+        hinted = self._hinted("Lay off")
+        if hinted is not None:
+            self._push(hinted)
+            return
         card = self._one_card("lay off")
         if card is None:
             return
-        err = self._push(LayOff(self._target(), card))
+        err = self._push(LayOff(self._target(), card), offers=True)
         if err is not None and err.options:
             # The engine lists where the joker may stand: the learner picks one end.
             options = []
             for move in err.options:
                 assert isinstance(move, LayOff)
                 making = self.deal.table[move.target].lay_off_results(move.card)[0]
-                options.append((f"{move.card.symbol} (making {making.symbols})", move))
+                label = f"{move.card.symbol} (making {making.symbols})"
+                options.append((render.plain(label), move))
             self._offer(options, err)
 
     @guarded
     def _on_swap(self, _button: Any = None) -> None:
+        hinted = self._hinted("Swap")
+        if hinted is not None:
+            self._push(hinted)
+            return
         card = self._one_card("swap")
         if card is not None:
             self._push(Swap(self._target(), card))
@@ -317,14 +355,45 @@ class PlayTable(KitWidget):
             return
         choice = CarefulBot().choose(PlayerView.of(self.deal))
         move = choice.move
+        cards: list[Card] = []
         if isinstance(move, MeldMove):
-            self._mark([c.plain for c in move.cards])
+            cards = [c.plain for c in move.cards]
         elif isinstance(move, LayOff | Swap):
-            self._mark([move.card.plain])
-            if 0 <= move.target < len(self._target_options):
-                self.target.value = move.target
+            cards = [move.card.plain]
+        self._mark(cards)
+        picked = " ".join(c.symbol for c in self.selected())
+        button = HINT_BUTTONS.get(move.type, "")
+        if isinstance(move, LayOff | Swap) and 0 <= move.target < len(self._target_options):
+            self.target.value = move.target
+            label = self._target_options[move.target][0]
+            done = f"The hint selected {picked} and chose meld {label} in Meld on table"
+        elif cards:
+            done = f"The hint selected {picked} for you"
+        else:
+            done = "Nothing needs selecting"
+        self._hint = (move, self.selected(), self.deal.state_key())
         self._hide_chooser()
-        self._say(_p(f"Hint: {move.label()} — {choice.why}"))
+        self._say(
+            _p(f"Hint: {move.label()} — {choice.why}")
+            + _p(
+                f"{done}: press {button}."
+                + (" (Clicking a card again unselects it.)" if cards else "")
+            )
+        )
+
+    def _hinted(self, button: str) -> Move | None:
+        """The last hint's move, when `button` is the one the hint named and the deal, the
+        selection and the table meld are still exactly as the hint left them."""
+        if self._hint is None:
+            return None
+        move, cards, key = self._hint
+        if HINT_BUTTONS.get(move.type) != button or key != self.deal.state_key():
+            return None
+        if sorted(self.selected(), key=Card.sort_key) != sorted(cards, key=Card.sort_key):
+            return None
+        if isinstance(move, LayOff | Swap) and self.target.value != move.target:
+            return None
+        return move
 
     # -- callbacks: the bots --------------------------------------------------------------------
     @guarded
@@ -338,7 +407,7 @@ class PlayTable(KitWidget):
             self.deal.event_stack[-1],
             seat,
             self._bot_line(seat, choice),
-            f"<p><b>Why:</b> {render.esc(choice.why)}</p>",
+            f"<p><b>Why:</b> {symbols_html(choice.why)}</p>",
         )
 
     @guarded
@@ -368,13 +437,24 @@ class PlayTable(KitWidget):
         self._show_start(_p("A new deal."))
 
     # -- moves and messages ----------------------------------------------------------------------
-    def _push(self, move: Move) -> IllegalMove | None:
-        """Push the learner's move: show its events, or the engine's refusal (nothing changes)."""
+    def _push(self, move: Move, offers: bool = False) -> IllegalMove | None:
+        """Push the learner's move: show its events, or the engine's refusal (nothing changes).
+        With `offers`, a refusal that lists readings of a joker is left to the caller."""
         try:
             events = self.deal.push(move, self.seat)
         except IllegalMove as err:
+            if offers and err.options:
+                return err  # a plain joker with several readings: the caller offers them
             self._hide_chooser()
-            self._say(render.sentence_html(err.rule, err.reason, ok=False), refused=True)
+            cleared = _p(CLEARED) if self.selected() else ""
+            self._mark([])
+            # The standing state of the hand (Dead or Game due) stays beside the refusal.
+            forced = self._forced()
+            standing = self._prompt(True, forced) if forced is not None else ""
+            self._say(
+                render.sentence_html(err.rule, err.reason, ok=False) + cleared + standing,
+                refused=True,
+            )
             return err
         self._render(events, self.seat)
         return None
@@ -388,7 +468,10 @@ class PlayTable(KitWidget):
         show(self.chooser, True)
         self._say(
             render.sentence_html(err.rule, err.reason, ok=False)
-            + _p("Choose what the joker stands for below, then click Use this reading."),
+            + _p(
+                "Choose what the joker stands for in the Joker stands for menu above this "
+                "message, then click Use this reading."
+            ),
             refused=True,
         )
 
@@ -439,9 +522,27 @@ class PlayTable(KitWidget):
                     break
             else:
                 missing = missing or card
-        for i, toggle in enumerate(self.toggles):
-            toggle.value = i < len(chosen) and chosen[i]
+        self._quiet = True
+        try:
+            for i, toggle in enumerate(self.toggles):
+                toggle.value = i < len(chosen) and chosen[i]
+        finally:
+            self._quiet = False
+        self._show_selected()
         return missing
+
+    def _on_pick(self, _change: Any = None) -> None:
+        """A toggle changed: one update of the "Selected:" line (none while the widget sets
+        several toggles itself)."""
+        if not self._quiet:
+            self._show_selected()
+
+    def _show_selected(self) -> None:
+        cards = self.selected()
+        shown_cards = render.card_row(cards, "selected cards") if cards else "none"
+        value = f'<p><span class="penang-summary">Selected:</span> {shown_cards}</p>'
+        if self.selection.value != value:
+            self.selection.value = value
 
     # -- state questions (answered by the engine) --------------------------------------------------
     def _my_turn(self) -> bool:
@@ -493,6 +594,14 @@ class PlayTable(KitWidget):
         if len(hand) > len(self.toggles):
             raise RuntimeError(f"a hand of {len(hand)} cards does not fit {len(self.toggles)}")
         self._shown = hand
+        self._quiet = True
+        try:
+            self._set_toggles(hand, mine)
+        finally:
+            self._quiet = False
+        self._show_selected()
+
+    def _set_toggles(self, hand: Sequence[Card], mine: bool) -> None:
         for i, toggle in enumerate(self.toggles):
             with toggle.hold_sync():
                 toggle.value = False
@@ -511,7 +620,7 @@ class PlayTable(KitWidget):
     def _render_target(self) -> None:
         deal = self.deal
         options = tuple(
-            (f"{i}: {deal.names[deal.owners[i]]} · {meld.symbols}", i)
+            (render.plain(f"{i}: {deal.names[deal.owners[i]]} · {meld.symbols}"), i)
             for i, meld in enumerate(deal.table)
         )
         if options == self._target_options:
@@ -562,13 +671,9 @@ class PlayTable(KitWidget):
                 self.scores.value = ""
                 show(self.scores, False)
             return
-        scoring = next((e for e in reversed(self.deal.events) if e.rule == "scoring"), None)
-        sentence = (
-            render.sentence_html("scoring", explain(scoring, self.deal.names))
-            if scoring is not None
-            else ""
-        )
-        self.scores.value = render.scores_html(tables.scores_frame(self.deal)) + sentence
+        # The counts as a table; the scoring sentence is in the message with the deal's last
+        # events (said once).
+        self.scores.value = render.scores_html(tables.scores_frame(self.deal))
         show(self.scores, True)
 
     def _prompt(self, mine: bool, forced: Move | None) -> str:
