@@ -302,9 +302,49 @@ def card_classes(card: Card) -> str:
     return " ".join(classes)
 
 
+JOKER_MARK: Final = "🃏"
+"""How a joker is written in text (`Card.symbol`); HTML draws `joker_svg` in its place."""
+
+
+def joker_svg(fill: str = "currentColor") -> str:
+    """Our own drawing of a joker, a jester's cap with three bells, as inline SVG one text line
+    high, painted `fill` (by default the colour of the text around it). It is hidden from
+    screen readers: the element that holds it carries the name. The kit draws it rather than
+    the emoji 🃏, which a browser without an emoji font shows as a boxed star or an empty box.
+    """
+    if not isinstance(fill, str) or not re.fullmatch(r"#[0-9A-Fa-f]{3,8}|[A-Za-z]+", fill):
+        raise ArgumentTypeError(f"fill should be a colour such as #6c3483, not {shown(fill)}")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="1.15em" '
+        'height="1.15em" aria-hidden="true" focusable="false" style="vertical-align:-0.2em">'
+        f'<g fill="{fill}"><path d="M5.5 18C5.5 14.5 4.5 12 2 12.6C3 7.5 7.5 7 10 10.5C10.2 '
+        "7.5 11 5.5 12 3.8C13 5.5 13.8 7.5 14 10.5C16.5 7 21 7.5 22 12.6C19.5 12 18.5 14.5 "
+        '18.5 18Z"/><rect x="4.2" y="18.4" width="15.6" height="3.6" rx="1.2"/>'
+        '<circle cx="2" cy="13.6" r="1.8"/><circle cx="12" cy="2.4" r="1.8"/>'
+        '<circle cx="22" cy="13.6" r="1.8"/></g></svg>'
+    )
+
+
+_JOKER_SVG: Final = joker_svg()
+
+
+def symbols_html(text: str) -> str:
+    """Text that may hold card symbols, escaped for HTML, with each 🃏 drawn as `joker_svg`
+    inside a span named "joker" for screen readers (the rest of a noted joker, `=7♥`, stays
+    text)."""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"text should be text, not {shown(text)}")
+    escaped = html.escape(text.replace("\ufe0f", ""))
+    if JOKER_MARK not in escaped:
+        return escaped
+    mark = f'<span class="penang-joker-mark" role="img" aria-label="joker">{_JOKER_SVG}</span>'
+    return escaped.replace(JOKER_MARK, mark)
+
+
 def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
     """One card as an HTML span: rank and suit symbol, red for hearts and diamonds, named for
-    screen readers. With `inline` the look is in a style attribute (a bare notebook has no
+    screen readers; a joker is our own drawing (`joker_svg`), followed by what it stands for
+    when noted (`=7♥`). With `inline` the look is in a style attribute (a bare notebook has no
     stylesheet); without it only classes are written and a stylesheet styles them. `extra` adds
     classes (a widget marks a card that just moved)."""
     _a_card(card)
@@ -314,9 +354,12 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
     suit = _ink_suit(card)
     style = f' style="{_INLINE_STYLE};color:{CARD_COLOURS[suit]}"' if inline else ""
     name = html.escape(card.name)
+    face = html.escape(card.symbol)
+    if card.is_joker:
+        face = _JOKER_SVG + face[len(JOKER_MARK) :]
     return (
         f'<span class="{classes}" role="img" aria-label="{name}" title="{name}"{style}>'
-        f"{html.escape(card.symbol)}</span>"
+        f"{face}</span>"
     )
 
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from penang_lib.cards import rank_text
+
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "notebooks" / "lessons"
 """The published lessons: every notebook in this folder is on the site."""
@@ -77,6 +79,141 @@ def catalogue(folder: Path = LESSONS) -> list[dict[str, Any]]:
             }
         )
     return sorted(lessons, key=lambda lesson: (lesson["order"], lesson["file"]))
+
+
+RULES_PAGE = "voila/rules"
+"""Where the site serves the rule sheet and glossary (under its base URL): a page of the
+template's own (`rules.html`), with no kernel, linked from every lesson and the landing page."""
+
+HOUSE_RULES: tuple[dict[str, Any], ...] = (
+    {
+        "rule": "deck",
+        "setting": "packs_five_players",
+        "text": "With five players the deck gets a third pack (3 packs and 6 jokers).",
+    },
+    {
+        "rule": "deck",
+        "setting": "jokers",
+        "text": "Some tables play with 8 jokers instead of 6; the kit can, but the lessons use 6.",
+    },
+    {
+        "rule": "deal",
+        "setting": "hand_size_two_players",
+        "text": "With two players each hand gets 25 cards, as with three: no source says.",
+    },
+    {
+        "rule": "joker",
+        "setting": "all_joker_melds",
+        "text": "A meld of jokers only is not allowed; the kit can allow it, each joker declared "
+        "as a given card.",
+    },
+    {
+        "rule": "end",
+        "setting": "end_condition",
+        "text": "A lone player still alive plays on until out or dead; the kit can instead end "
+        "the deal as soon as only one player is alive (grokipedia).",
+    },
+    {
+        "rule": "meld",
+        "setting": None,
+        "text": "Melds on the table are never rearranged, split or taken back: a card reaches "
+        "the table only in a meld from the hand, a lay-off, or a swap for a joker. No source "
+        "mentions such a move, so the kit has none.",
+    },
+)
+"""The house rules, each with the rule id it belongs to and the `Rules` setting that switches it
+(None: the kit has no such move at all). Shown on the rule sheet and marked there."""
+
+GLOSSARY: tuple[tuple[str, str, str], ...] = (
+    ("deal", "deal", "One round, from shuffling to the final count (a match is several deals)."),
+    ("meld", "meld", "Three or more cards laid on the table from the hand: a run or a set."),
+    ("natural", "joker", "Any card that is not a joker."),
+    (
+        "passport",
+        "passport",
+        "Your first action in a deal: a meld from your own hand. Until you have made it you "
+        "may not lay off or swap.",
+    ),
+    ("lay-off", "lay-off", "Adding a card from your hand to a meld on the table, anyone's."),
+    (
+        "swap",
+        "swap",
+        "Taking a joker from a meld on the table by putting in the card it stands for. It is "
+        "not an action: the turn still needs a meld or a lay-off.",
+    ),
+    (
+        "Dead",
+        "dead",
+        "What a player declares when they can neither meld nor lay off on their turn: they sit "
+        "out the rest of the deal with their whole hand counting against them.",
+    ),
+    (
+        "Game",
+        "game",
+        "What a player declares when their hand is empty: they win the deal at once.",
+    ),
+    ("deadwood", "scoring", "The cards left in a hand when the deal ends."),
+    (
+        "count",
+        "scoring",
+        "The points of the deadwood, the cards left in a hand. The lowest count wins the deal.",
+    ),
+)
+"""The glossary of the rule sheet: (term, the rule id it belongs to, what it means)."""
+
+
+def rule_sheet(lessons: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The rule sheet and glossary as data for the site's `rules.html`: `rules` (every rule id
+    of `RULE_BOOK` in its order, with its sentence, the first lesson that teaches it, and its
+    house rules), `house_rules`, `glossary` (term, rule, text) and `numbers` (hand sizes and
+    card values, read from the default `Rules`)."""
+    from penang_lib.rules import RULE_BOOK, Rules
+
+    lessons = catalogue() if lessons is None else lessons
+    rules = Rules()
+    taught: dict[str, dict[str, Any]] = {}
+    for lesson in lessons:
+        for rule in lesson["rules"]:
+            taught.setdefault(
+                rule, {"file": lesson["file"], "order": lesson["order"], "title": lesson["title"]}
+            )
+    return {
+        "rules": [
+            {
+                "id": rule,
+                "text": text,
+                "lesson": taught.get(rule),
+                "house": [h["text"] for h in HOUSE_RULES if h["rule"] == rule],
+            }
+            for rule, text in RULE_BOOK.items()
+        ],
+        "house_rules": list(HOUSE_RULES),
+        "glossary": [{"term": t, "rule": r, "text": x} for t, r, x in GLOSSARY],
+        "numbers": {
+            "hands": {
+                n: rules.hand_size(n) for n in range(rules.min_players, rules.max_players + 1)
+            },
+            "values": _value_rows(rules),
+            "joker": rules.values["JK"],
+        },
+    }
+
+
+def _value_rows(rules: Any) -> list[tuple[str, str]]:
+    """What each card left in hand counts (rule `scoring`), as (cards, points) rows: the ranks
+    that count their own number in one row, then the others grouped by value."""
+    face = [rank for rank in range(2, 14) if rules.card_value(rank) == rank]
+    rows = []
+    if face:
+        rows.append((f"{rank_text(face[0])} to {rank_text(face[-1])}", "the number on the card"))
+    groups: dict[int, list[int]] = {}
+    for rank in (*range(2, 14), 1):
+        if rank not in face:
+            groups.setdefault(rules.card_value(rank), []).append(rank)
+    for value, ranks in groups.items():
+        each = " each" if len(ranks) > 1 else ""
+        rows.append((" ".join(rank_text(r) for r in ranks), f"{value}{each}"))
+    return rows
 
 
 def voila_command(

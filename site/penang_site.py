@@ -11,6 +11,8 @@ is small and named after what a learner or teacher would otherwise see:
 - `_kernels_kept_to_their_learner`: a kernel is claimed by the first browser that asks for it
   (its own page, which alone knows the kernel's id); any other browser gets 403 from the
   kernel's websocket, its API and its shutdown handler.
+- `_rule_sheet_page`: the rule sheet and glossary, a page of the template (`rules.html`) with
+  no kernel, at `penang_lib.serve.RULES_PAGE`; every lesson and the landing page link to it.
 - `SiteKernels` (the kernel pools): a kernel is handed to a learner only once it has run its
   lesson (or is waiting for the page's query string); one that died at start is replaced
   instead of leaving the page hanging; a refill waits `fill_delay` seconds (so it does not slow
@@ -54,6 +56,7 @@ def install() -> None:
     _without_tracebacks()
     _cookies_on_every_page()
     _kernels_kept_to_their_learner()
+    _rule_sheet_page()
     _site_kernels()
     voila.app._penang_site = True  # type: ignore[attr-defined]
 
@@ -148,6 +151,33 @@ def _cookies_on_every_page() -> None:
                 )
 
         handler_class.prepare = prepare
+
+
+def _rule_sheet_page() -> None:
+    """Serve the rule sheet: the template's `rules.html`, filled from `rule_sheet`
+    (`jinja_template_vars`, set in site/voila.py). No kernel starts for it; like the landing
+    page it sets the cookies (`_cookies_on_every_page` patched the handler it builds on)."""
+    import voila.app
+    from jupyter_server.utils import url_path_join
+    from tornado import web
+    from voila.treehandler import VoilaTreeHandler
+
+    from penang_lib.serve import RULES_PAGE
+
+    class RuleSheetHandler(VoilaTreeHandler):  # type: ignore[misc]
+        @web.authenticated
+        def get(self) -> None:
+            self.write(self.render_template("rules.html", page_title="Rule sheet"))
+
+    init_handlers = voila.app.Voila.init_handlers
+
+    def with_rule_sheet(self: Any) -> list[Any]:
+        handlers: list[Any] = init_handlers(self)
+        page = url_path_join(self.server_url, "/" + RULES_PAGE)
+        conf = {"voila_configuration": self.voila_configuration}
+        return [(page, RuleSheetHandler, conf), *handlers]
+
+    voila.app.Voila.init_handlers = with_rule_sheet
 
 
 def owns(learner: str | None, kernel_id: str) -> bool:

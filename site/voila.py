@@ -5,7 +5,8 @@ this file and at the template beside it (site/voila/templates/penang). Flags giv
 import re
 from pathlib import Path
 
-from penang_lib.serve import DEFAULT_PORT, catalogue
+from penang_lib.cards import symbols_html
+from penang_lib.serve import DEFAULT_PORT, RULES_PAGE, catalogue, rule_sheet
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by traitlets)
 
@@ -80,10 +81,24 @@ c.Voila.ip = "127.0.0.1"
 c.Voila.port = DEFAULT_PORT
 c.Voila.port_retries = 0
 
-# The landing page lists the lessons from the notebooks' own metadata.
-c.Voila.tornado_settings = {"jinja_template_vars": {"lessons": catalogue()}}
-# Lesson pages preload their extensions' scripts (`resources.preload_scripts` in the template).
-c.VoilaConfiguration.resources = {"preload_scripts": _extension_scripts(EXTENSIONS)}
+# The landing page lists the lessons from the notebooks' own metadata; the rule sheet (a page
+# with no kernel, site/penang_site.py) shows the rule book, the house rules and a glossary.
+LESSON_LIST = catalogue()
+c.Voila.tornado_settings = {
+    "jinja_template_vars": {
+        "lessons": LESSON_LIST,
+        "rule_sheet": rule_sheet(LESSON_LIST),
+        "rules_page": RULES_PAGE,
+    }
+}
+# Lesson pages preload their extensions' scripts (`resources.preload_scripts` in the template)
+# and link to the rule sheet in their chrome (`resources.rules_page`).
+# Their text draws the joker as the cards do (`resources.joker_mark` in the template).
+c.VoilaConfiguration.resources = {
+    "preload_scripts": _extension_scripts(EXTENSIONS),
+    "rules_page": RULES_PAGE,
+    "joker_mark": symbols_html("🃏"),
+}
 
 
 def _load_site_changes() -> None:

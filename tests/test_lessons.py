@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from penang_lib import play_deal
+from penang_lib.cards import symbols_html
 from penang_lib.rules import RULE_BOOK
 from penang_lib.serve import LESSONS, catalogue
 from penang_lib.showcase import shown_by
-from widgets.lessons import data_path, lesson_data
+from widgets import render
+from widgets.lessons import data_path, lesson_data, position_deal
 from widgets.quiz import Quiz
 
 COURSE = catalogue()
@@ -107,6 +109,33 @@ def test_a_lesson_keeps_its_positions_in_its_data_file_and_ends_with_a_quiz(file
         assert len(source.splitlines()) <= 8, f"{file}: a code cell of more than 8 lines"
 
 
+@pytest.mark.parametrize("file", FILES)
+def test_every_quiz_answer_explains_itself(file: str) -> None:
+    """Issue 19, item 14: right or wrong, the feedback says why in a sentence: the author's
+    `why`, and for a refused move also the engine's reason."""
+    data = lesson_data(Path(file).stem)
+    quiz = Quiz(data["quiz"], explained=True)  # a question without a why is refused here
+    for question in quiz.questions:
+        assert question.why == question.data["why"].strip()
+        assert len(question.why.split()) >= 5, f"{file} question {question.number}: too short"
+        for chosen, feedback in enumerate(question.feedback):
+            assert symbols_html(question.why) in feedback, (file, question.number, chosen)
+            if question.verdict is not None:
+                truth = question.labels[0 if question.verdict.ok else 1]
+                assert f"The answer is {render.esc(truth)}. " in feedback
+                verdict = question.verdict
+                assert render.sentence_html(verdict.rule, verdict.reason, verdict.ok) in feedback
+        if question.form == "position":
+            deal = position_deal(question.data["position"])
+            for move, right, feedback in zip(
+                question.moves, question.right, question.feedback, strict=True
+            ):
+                refusal = deal.explain_illegal(move)
+                assert (refusal is None) is right
+                if refusal is not None:
+                    assert render.sentence_html(refusal.rule, refusal.reason, False) in feedback
+
+
 def test_only_the_lessons_are_published() -> None:
     published = sorted(path.name for path in LESSONS.glob("*.ipynb"))
     assert published == sorted(FILES)
@@ -123,3 +152,62 @@ def test_the_whole_deal_lesson_names_the_steps_where_each_rule_happens() -> None
     for rule, step in data["steps"].items():
         events = deal.start_events if step == 0 else deal.event_stack[step - 1]
         assert rule in shown_by(events), f"step {step} of seed {spec['seed']} shows no {rule}"
+
+
+def test_lesson_one_describes_the_joker_and_the_hands_as_the_page_draws_them() -> None:
+    """Issue 19: lesson 1 said a joker "is drawn as 🃏", which Debian's Chromium shows as a
+    boxed star; the kit draws its own joker, and the lesson says so. Its hands are shown
+    sorted as the lesson says: by suit (♠ ♥ ♦ ♣), then rank, jokers last."""
+    from penang_lib.cards import JOKER_MARK, SUITS, joker_svg
+    from widgets import DealStepper
+    from widgets.lessons import Cards
+
+    file = "01_deck_and_deal.ipynb"
+    text = "\n".join(markdown(file))
+    assert "drawn as 🃏" not in text and "jester's cap with three bells" in text
+    # Menus and buttons hold plain text: the lesson writes a joker there as the widgets do.
+    from widgets.render import plain
+
+    assert f"as `{plain('🃏=7♥')}`" in text and f"a joker `{plain('🃏')}`" in text
+    # Not taught before issue 19: whether melds on the table may be rearranged or split.
+    never = next(t for t in markdown(file) if "nobody may rearrange it, split it" in t)
+    assert "**house rule**" in never
+    shown = re.search(r'^Cards\("([^"]*)"\)$', "\n".join(code(file)), re.M)
+    assert shown is not None
+    html = Cards(shown.group(1))._repr_html_()
+    assert "JK" in shown.group(1).split() and "JK@7H" in shown.group(1).split()
+    assert JOKER_MARK not in html and html.count(joker_svg()) == 2 and "</svg>=7♥" in html
+    assert "sorted by suit (♠ ♥ ♦ ♣), then by rank from ace to king, with jokers last" in text
+    data = lesson_data("01_deck_and_deal")
+    names = {
+        f"{name} of {suit}": (SUITS.index(suit[0].upper()), rank)
+        for suit in ("spades", "hearts", "diamonds", "clubs")
+        for rank, name in enumerate(
+            (
+                "ace",
+                "two",
+                "three",
+                "four",
+                "five",
+                "six",
+                "seven",
+                "eight",
+                "nine",
+                "ten",
+                "jack",
+                "queen",
+                "king",
+            ),
+            start=1,
+        )
+    }
+    names["joker"] = (4, 0)
+    for key in ("deal", "deal_three", "deal_five"):
+        stepper = DealStepper.from_seed(**data[key])
+        hands = re.findall(
+            r'role="group" aria-label="[^"]*hand">(.*?)</span></td>', stepper.hands.value
+        )
+        assert len(hands) == data[key]["players"], key
+        for hand in hands:
+            order = [names[n] for n in re.findall(r'aria-label="([^"]+)"', hand)]
+            assert len(order) >= 20 and order == sorted(order), key

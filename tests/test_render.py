@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from penang_lib import Deal, explain, parse_move, play_deal
+from penang_lib.cards import JOKER_MARK, joker_svg, symbols_html
 from penang_lib.rules import RULE_BOOK
 from penang_lib.tables import hands_frame, log_frame, scores_frame, step_changes, table_frame
 from widgets.render import (
@@ -14,8 +15,10 @@ from widgets.render import (
     events_html,
     face_down,
     hands_html,
+    joker_button_css,
     log_html,
     scores_html,
+    sentence_html,
     table_html,
 )
 
@@ -60,8 +63,38 @@ def test_events_show_the_engines_sentence_after_their_badge() -> None:
     deal = play_deal(3)
     html = events_html(deal.event_stack[0], deal.names)
     for event in deal.event_stack[0]:
-        sentence = explain(event, deal.names).replace("'", "&#x27;")
+        sentence = symbols_html(explain(event, deal.names))
         assert sentence in html and f">{event.rule}<" in html
+
+
+def test_a_joker_in_a_sentence_is_drawn_as_on_the_cards_and_the_rest_is_escaped() -> None:
+    html = sentence_html("swap", "Swap 7♥ for the <b>joker</b> 🃏=7♥ & keep 🃏.", ok=False)
+    assert JOKER_MARK not in html and "<b>" not in html and "&lt;b&gt;joker&lt;/b&gt;" in html
+    marks = re.findall(
+        r'<span class="penang-joker-mark" role="img" aria-label="joker">(.*?)</span>', html
+    )
+    assert marks == [joker_svg(), joker_svg()]
+    assert "</span>=7♥ &amp; keep " in html and "penang-bad" in html
+    deal = Deal(hands=["5H 6H JK 9C", "2S 2D 2C 9H"], dealer=1)
+    events = deal.push(parse_move("meld 5H 6H JK@7H"))
+    text = " ".join(explain(e, deal.names) for e in events)
+    assert JOKER_MARK in text  # the engine's sentence names the joker...
+    html = events_html(events, deal.names)
+    assert JOKER_MARK not in html and "penang-joker-mark" in html  # ...the page draws it
+
+
+def test_a_jokers_toggle_button_shows_the_drawing_and_keeps_its_text() -> None:
+    """A toggle's label is text: the stylesheet paints the drawing behind it (also when the
+    toggle is selected, whose rule sets a background of its own) and hides the text's ink."""
+    from urllib.parse import unquote
+
+    css = joker_button_css()
+    assert css in STYLESHEET and STYLESHEET.endswith(css)  # after the selected-card rules
+    rule = re.search(r"\.jupyter-button\.penang-joker\.mod-active \{(.*?)\}", css, re.S)
+    assert rule is not None
+    uri = re.search(r'url\("data:image/svg\+xml,([^"]*)"\)', rule.group(1))
+    assert uri is not None and unquote(uri.group(1)) == joker_svg("#6c3483").replace('"', "'")
+    assert "color: transparent" in rule.group(1)
 
 
 def test_scores_mark_the_winner() -> None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+from urllib.parse import quote
 
 import pandas as pd
 
-from penang_lib.cards import Card, card_html
+from penang_lib.cards import Card, card_html, joker_svg, symbols_html
 from penang_lib.events import Event
 from penang_lib.explain import explain
 from penang_lib.rules import RULE_BOOK
@@ -28,7 +29,7 @@ STYLESHEET = """
 .penang-kit .widget-html-content, .penang-kit .widget-html { line-height: 1.45; height: auto; }
 .penang-kit .widget-dropdown { max-width: 100%; }
 .penang-kit .widget-dropdown select { min-width: 0; max-width: 100%; text-overflow: ellipsis; }
-.penang-kit .penang-card {
+.penang-kit .penang-card, .penang-kit .penang-hand-card {
   display: inline-block; min-width: 2.3em; padding: 0.15em 0.3em; margin: 0.1em;
   border: 1px solid #8a8a8a; border-radius: 0.35em; background: #fff; color: #1a1a1a;
   font-weight: 600; text-align: center; box-shadow: 0 1px 1px rgba(0,0,0,0.15);
@@ -43,6 +44,30 @@ STYLESHEET = """
   background: repeating-linear-gradient(45deg, #2e4a7d, #2e4a7d 4px, #3d5f9c 4px, #3d5f9c 8px);
   color: transparent; min-width: 1.4em;
 }
+/* A selected card (a pressed toggle of the play table or of the checker's picker), one style:
+   raised, shaded, ringed, underlined and ticked in its corner, so colour is never the only sign.
+   The card keeps its own text colour (red suits, jokers). */
+.penang-kit .jupyter-button.penang-card, .penang-kit .jupyter-button.penang-hand-card {
+  position: relative;
+}
+.penang-kit .jupyter-button.penang-card.mod-active,
+.penang-kit .jupyter-button.penang-hand-card.mod-active {
+  overflow: visible; background: #ffe38a; border-color: #1f5fbf; transform: translateY(-4px);
+  box-shadow: 0 0 0 3px #1f5fbf, 0 6px 10px rgba(0,0,0,0.35);
+  text-decoration: underline; text-decoration-thickness: 0.14em; text-underline-offset: 0.18em;
+}
+.penang-kit .jupyter-button.penang-card.mod-active::before,
+.penang-kit .jupyter-button.penang-hand-card.mod-active::before {
+  content: ""; position: absolute; top: -7px; right: -7px; width: 16px; height: 16px;
+  border-radius: 50%; background: #1f5fbf; box-shadow: 0 0 0 2px #fff;
+}
+.penang-kit .jupyter-button.penang-card.mod-active::after,
+.penang-kit .jupyter-button.penang-hand-card.mod-active::after {
+  content: ""; position: absolute; top: -4px; right: -1px; width: 4px; height: 8px;
+  border: solid #fff; border-width: 0 2px 2px 0; transform: rotate(45deg);
+}
+.penang-kit .penang-hand { overflow: visible; padding-top: 8px; }
+.penang-kit .penang-selection .penang-card { font-size: 0.9em; }
 .penang-kit .penang-moved { outline: 3px solid #e67e22; outline-offset: 1px; }
 .penang-kit .penang-taken { outline: 3px solid #8e44ad; outline-offset: 1px; }
 .penang-kit .penang-left { opacity: 0.55; text-decoration: line-through; }
@@ -97,9 +122,41 @@ STYLESHEET = """
 }
 """
 
+JOKER_INK = "#6c3483"
+"""The colour of a plain joker's drawing (a noted joker takes the colour of its suit)."""
+
+
+def joker_button_css() -> str:
+    """A joker's toggle button shows the drawing of its cards (`joker_svg`) as its background:
+    a button's label is plain text, and the emoji there (🃏) is a boxed star where no emoji font
+    is installed. The label stays, transparent, for screen readers. Written after the selected
+    card's rules, whose `background` would otherwise remove the drawing."""
+    # Only what a data URI must escape is escaped (`#`, and `"` written as `'`): percent codes
+    # such as %3C would read like card notation to a test that looks for hidden cards.
+    svg = joker_svg(JOKER_INK).replace('"', "'")
+    uri = "data:image/svg+xml," + quote(svg, safe=" <>'=:/,;.-")
+    return f"""
+.penang-kit .penang-joker-mark {{ color: {JOKER_INK}; }}
+.penang-kit .jupyter-button.penang-joker, .penang-kit .jupyter-button.penang-joker.mod-active {{
+  background-image: url("{uri}"); background-repeat: no-repeat; background-position: center;
+  background-size: 1.3em 1.3em; color: transparent;
+}}
+"""
+
+
+STYLESHEET += joker_button_css()
+
 
 def esc(value: object) -> str:
     return html.escape(str(value))
+
+
+def plain(text: str) -> str:
+    """Text for a place that holds plain text only (a menu's options, a button's label or
+    tooltip): the joker sign is written `JK`, the kit's own notation, as many computers' fonts
+    have no 🃏 (Debian's Chromium shows a boxed star). HTML draws the joker instead
+    (`symbols_html`)."""
+    return text.replace("\ufe0f", "").replace("🃏", "JK")
 
 
 # -- cards --------------------------------------------------------------------------------------
@@ -148,10 +205,10 @@ def frame_html(
     kind: str = "",
     scroll: bool = True,
 ) -> str:
-    """A frame as an HTML table: `cell(column, value, row)` renders a cell (escaped text by
-    default), `row_class(row)` gives a row its classes; `kind` adds a class to the table
-    (`penang-hands`, ...) for the stylesheet; `scroll` wraps it in a region that scrolls
-    sideways when the screen is narrow (off when the caller scrolls it already)."""
+    """A frame as an HTML table: `cell(column, value, row)` renders a cell (escaped text, with
+    jokers drawn, by default), `row_class(row)` gives a row its classes; `kind` adds a class to
+    the table (`penang-hands`, ...) for the stylesheet; `scroll` wraps it in a region that
+    scrolls sideways when the screen is narrow (off when the caller scrolls it already)."""
     head = "".join(f'<th scope="col">{esc(h)}</th>' for h in headers)
     body = []
     for record in frame.to_dict("records"):
@@ -160,7 +217,7 @@ def frame_html(
         for column in columns:
             value = row[column]
             text = cell(column, value, row) if cell else None
-            cells.append(f"<td>{esc(value) if text is None else text}</td>")
+            cells.append(f"<td>{symbols_html(str(value)) if text is None else text}</td>")
         cls = row_class(row) if row_class else ""
         attr = f' class="{cls}"' if cls else ""
         body.append(f"<tr{attr}>{''.join(cells)}</tr>")
@@ -256,7 +313,8 @@ def log_rows(frame: pd.DataFrame) -> list[str]:
     rows = []
     for record in frame.to_dict("records"):
         cells = "".join(
-            f"<td>{badge(record[c]) if c == 'rule' else esc(record[c])}</td>" for c in LOG_COLUMNS
+            f"<td>{badge(record[c]) if c == 'rule' else symbols_html(str(record[c]))}</td>"
+            for c in LOG_COLUMNS
         )
         rows.append(f"<tr>{cells}</tr>")
     return rows
@@ -306,11 +364,13 @@ def scores_html(frame: pd.DataFrame) -> str:
 
 
 def events_html(events: Sequence[Event], names: Sequence[str]) -> str:
-    """Each event's sentence (the engine's `explain`) after its rule id badge."""
-    return "".join(f"<p>{badge(e.rule)}{esc(explain(e, names))}</p>" for e in events)
+    """Each event's sentence (the engine's `explain`) after its rule id badge; a joker in it is
+    drawn as on the cards (`symbols_html`)."""
+    return "".join(f"<p>{badge(e.rule)}{symbols_html(explain(e, names))}</p>" for e in events)
 
 
 def sentence_html(rule: str, sentence: str, ok: bool | None = None) -> str:
-    """One engine sentence with its rule badge, green when allowed and red when refused."""
+    """One engine sentence with its rule badge, green when allowed and red when refused; a
+    joker in it is drawn as on the cards (`symbols_html`)."""
     tone = "" if ok is None else ("penang-good" if ok else "penang-bad")
-    return f"<p>{badge(rule, tone)}{esc(sentence)}</p>"
+    return f"<p>{badge(rule, tone)}{symbols_html(sentence)}</p>"
