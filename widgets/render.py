@@ -35,6 +35,9 @@ STYLESHEET = """
   font-weight: 600; text-align: center; box-shadow: 0 1px 1px rgba(0,0,0,0.15);
 }
 .penang-kit .penang-hidden { display: none !important; }
+/* The stepper's Play widget has no Stop (its second button): ipywidgets' Stop sets the step back
+   to 0, while Play turns into Pause, which keeps the step. */
+.penang-kit .penang-autoplay > button:nth-of-type(2) { display: none; }
 .penang-kit .penang-red { color: #c0392b; }
 .penang-kit .penang-joker { background: #fbf3ff; color: #6c3483; }
 .penang-kit .penang-joker.penang-red { color: #c0392b; }

@@ -52,12 +52,10 @@ BUTTONS: tuple[tuple[str, str, str], ...] = (
 """The stepper's buttons: description (a fixed hook), icon and tooltip."""
 
 AUTOPLAY_CLASS = "penang-autoplay"
-"""The class of the stepper's `Play` widget."""
-
-NO_STOP_CSS = f".penang-kit .{AUTOPLAY_CLASS} > button:nth-of-type(2) {{ display: none; }}"
-"""The `Play` widget's own Stop button (■, its second button) sets its value to the minimum, so
-that Stop would send a learner back to step 0: it is hidden. Play turns into Pause while the
-deal runs, which stops it where it is."""
+"""The class of the stepper's `Play` widget. The `Play` widget's own Stop button (■, its second
+button) sets its value to the minimum, so that Stop would send a learner back to step 0: the
+kit's stylesheet hides it for this class. Play turns into Pause while the deal runs, which stops
+it where it is."""
 
 
 def _flex(basis: str, min_width: str) -> dict[str, str]:
@@ -285,7 +283,6 @@ class DealStepper(KitWidget):
             show_repeat=False,
         )
         self.play.add_class(AUTOPLAY_CLASS)
-        no_stop = part(widgets.HTML, f"<style>{NO_STOP_CSS}</style>", layout={"display": "none"})
         # Play moves the slider in the browser. The link goes one way: a two-way link would send
         # every step made from Python back to the kernel, in the middle of the click's updates.
         self._link = widgets.jsdlink((self.play, "value"), (self.slider, "value"))
@@ -304,9 +301,7 @@ class DealStepper(KitWidget):
         self.log = part(widgets.HTML, "", layout={"width": "100%"})
 
         wrap = {"flex_flow": "row wrap", "align_items": "center", "width": "100%"}
-        controls = part(
-            widgets.HBox, [*self.buttons.values(), self.play, no_stop, self.slider], layout=wrap
-        )
+        controls = part(widgets.HBox, [*self.buttons.values(), self.play, self.slider], layout=wrap)
         main = part(
             widgets.HBox,
             [self.explanation, self.table],

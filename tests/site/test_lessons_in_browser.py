@@ -65,6 +65,10 @@ def test_play_steps_through_the_deal_on_its_own_and_pauses(
     explain = page.inner_text(".penang-stepper .penang-explain")
     step = re.search(r"Step (\d+) of", paused)
     assert step is not None and f"Step {step.group(1)}," in explain
+    # No Stop button (ipywidgets' Stop sent the deal back to step 0): Pause keeps the step.
+    stop = page.locator(".penang-stepper .penang-autoplay button").nth(1)
+    assert stop.count() == 1 and not stop.is_visible()
+    assert page.locator(".penang-stepper button[aria-label=Stop]:visible").count() == 0
 
 
 def test_a_deep_link_opens_its_step(site: Server, context: BrowserContext) -> None:
