@@ -326,18 +326,23 @@ def joker_svg(fill: str = "currentColor") -> str:
 
 
 _JOKER_SVG: Final = joker_svg()
+JOKER_DRAWN: Final = "penang-joker-drawn"
+"""The class of an empty span that a stylesheet paints with `joker_svg` (a page that has the
+kit's stylesheet then carries the drawing once, not once per joker)."""
+_JOKER_DRAWN: Final = f'<span class="{JOKER_DRAWN}" aria-hidden="true"></span>'
 
 
-def symbols_html(text: str) -> str:
+def symbols_html(text: str, inline: bool = True) -> str:
     """Text that may hold card symbols, escaped for HTML, with each 🃏 drawn as `joker_svg`
     inside a span named "joker" for screen readers (the rest of a noted joker, `=7♥`, stays
-    text)."""
+    text). Without `inline` the drawing is left to a stylesheet (`JOKER_DRAWN`)."""
     if not isinstance(text, str):
         raise ArgumentTypeError(f"text should be text, not {shown(text)}")
     escaped = html.escape(text.replace("\ufe0f", ""))
     if JOKER_MARK not in escaped:
         return escaped
-    mark = f'<span class="penang-joker-mark" role="img" aria-label="joker">{_JOKER_SVG}</span>'
+    drawing = _JOKER_SVG if inline else _JOKER_DRAWN
+    mark = f'<span class="penang-joker-mark" role="img" aria-label="joker">{drawing}</span>'
     return escaped.replace(JOKER_MARK, mark)
 
 
@@ -345,8 +350,8 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
     """One card as an HTML span: rank and suit symbol, red for hearts and diamonds, named for
     screen readers; a joker is our own drawing (`joker_svg`), followed by what it stands for
     when noted (`=7♥`). With `inline` the look is in a style attribute (a bare notebook has no
-    stylesheet); without it only classes are written and a stylesheet styles them. `extra` adds
-    classes (a widget marks a card that just moved)."""
+    stylesheet); without it only classes are written and a stylesheet styles them (and draws
+    the joker, `JOKER_DRAWN`). `extra` adds classes (a widget marks a card that just moved)."""
     _a_card(card)
     if not isinstance(extra, str):
         raise ArgumentTypeError(f"extra should be text (CSS classes), not {shown(extra)}")
@@ -356,7 +361,7 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
     name = html.escape(card.name)
     face = html.escape(card.symbol)
     if card.is_joker:
-        face = _JOKER_SVG + face[len(JOKER_MARK) :]
+        face = (_JOKER_SVG if inline else _JOKER_DRAWN) + face[len(JOKER_MARK) :]
     return (
         f'<span class="{classes}" role="img" aria-label="{name}" title="{name}"{style}>'
         f"{face}</span>"

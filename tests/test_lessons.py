@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from penang_lib import play_deal
-from penang_lib.cards import symbols_html
 from penang_lib.rules import RULE_BOOK
 from penang_lib.serve import LESSONS, catalogue
 from penang_lib.showcase import shown_by
@@ -119,7 +118,7 @@ def test_every_quiz_answer_explains_itself(file: str) -> None:
         assert question.why == question.data["why"].strip()
         assert len(question.why.split()) >= 5, f"{file} question {question.number}: too short"
         for chosen, feedback in enumerate(question.feedback):
-            assert symbols_html(question.why) in feedback, (file, question.number, chosen)
+            assert render.symbols(question.why) in feedback, (file, question.number, chosen)
             if question.verdict is not None:
                 truth = question.labels[0 if question.verdict.ok else 1]
                 assert f"The answer is {render.esc(truth)}. " in feedback

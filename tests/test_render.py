@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from penang_lib import Deal, explain, parse_move, play_deal
-from penang_lib.cards import JOKER_MARK, joker_svg, symbols_html
+from penang_lib.cards import JOKER_DRAWN, JOKER_MARK, joker_svg, symbols_html
 from penang_lib.rules import RULE_BOOK
 from penang_lib.tables import hands_frame, log_frame, scores_frame, step_changes, table_frame
 from widgets.render import (
@@ -19,6 +20,7 @@ from widgets.render import (
     log_html,
     scores_html,
     sentence_html,
+    symbols,
     table_html,
 )
 
@@ -63,7 +65,7 @@ def test_events_show_the_engines_sentence_after_their_badge() -> None:
     deal = play_deal(3)
     html = events_html(deal.event_stack[0], deal.names)
     for event in deal.event_stack[0]:
-        sentence = symbols_html(explain(event, deal.names))
+        sentence = symbols(explain(event, deal.names))
         assert sentence in html and f">{event.rule}<" in html
 
 
@@ -71,10 +73,20 @@ def test_a_joker_in_a_sentence_is_drawn_as_on_the_cards_and_the_rest_is_escaped(
     html = sentence_html("swap", "Swap 7♥ for the <b>joker</b> 🃏=7♥ & keep 🃏.", ok=False)
     assert JOKER_MARK not in html and "<b>" not in html and "&lt;b&gt;joker&lt;/b&gt;" in html
     marks = re.findall(
-        r'<span class="penang-joker-mark" role="img" aria-label="joker">(.*?)</span>', html
+        r'<span class="penang-joker-mark" role="img" aria-label="joker">(.*?)</span></span>', html
     )
-    assert marks == [joker_svg(), joker_svg()]
-    assert "</span>=7♥ &amp; keep " in html and "penang-bad" in html
+    # Each joker is an empty span that the stylesheet paints with the drawing (a mask of it,
+    # in the colour of the text around it); the drawing itself is in the stylesheet once.
+    assert marks == [f'<span class="{JOKER_DRAWN}" aria-hidden="true">'] * 2
+    assert "</span></span>=7♥ &amp; keep " in html and "penang-bad" in html
+    rule = re.search(rf"\.{JOKER_DRAWN} \{{(.*?)\}}", STYLESHEET, re.S)
+    assert rule is not None and "currentColor" in rule.group(1)
+    assert "mask: var(--penang-joker) center" in rule.group(1)
+    assert STYLESHEET.count("data:image/svg+xml,") == 1
+    uri = re.search(r'--penang-joker: url\("data:image/svg\+xml,([^"]*)"\)', STYLESHEET)
+    assert uri is not None and unquote(uri.group(1)) == joker_svg("#6c3483").replace('"', "'")
+    # Where no stylesheet is (a bare notebook, the lesson text), the drawing is inline.
+    assert symbols_html("🃏").count(joker_svg()) == 1
     deal = Deal(hands=["5H 6H JK 9C", "2S 2D 2C 9H"], dealer=1)
     events = deal.push(parse_move("meld 5H 6H JK@7H"))
     text = " ".join(explain(e, deal.names) for e in events)
@@ -86,14 +98,11 @@ def test_a_joker_in_a_sentence_is_drawn_as_on_the_cards_and_the_rest_is_escaped(
 def test_a_jokers_toggle_button_shows_the_drawing_and_keeps_its_text() -> None:
     """A toggle's label is text: the stylesheet paints the drawing behind it (also when the
     toggle is selected, whose rule sets a background of its own) and hides the text's ink."""
-    from urllib.parse import unquote
-
     css = joker_button_css()
     assert css in STYLESHEET and STYLESHEET.endswith(css)  # after the selected-card rules
     rule = re.search(r"\.jupyter-button\.penang-joker\.mod-active \{(.*?)\}", css, re.S)
     assert rule is not None
-    uri = re.search(r'url\("data:image/svg\+xml,([^"]*)"\)', rule.group(1))
-    assert uri is not None and unquote(uri.group(1)) == joker_svg("#6c3483").replace('"', "'")
+    assert "background-image: var(--penang-joker)" in rule.group(1)
     assert "color: transparent" in rule.group(1)
 
 

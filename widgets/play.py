@@ -32,7 +32,7 @@ import ipywidgets as widgets
 
 from penang_lib import tables
 from penang_lib.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_move
-from penang_lib.cards import Card, card_classes, read_cards, symbols_html
+from penang_lib.cards import Card, card_classes, read_cards
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
 from penang_lib.moves import (
@@ -100,7 +100,7 @@ SHOWN_BOT_MOVES = 12
 
 def _p(text: str) -> str:
     """A paragraph of text, escaped, with its jokers drawn."""
-    return f"<p>{symbols_html(text)}</p>"
+    return f"<p>{render.symbols(text)}</p>"
 
 
 class PlayTable(KitWidget):
@@ -407,7 +407,7 @@ class PlayTable(KitWidget):
             self.deal.event_stack[-1],
             seat,
             self._bot_line(seat, choice),
-            f"<p><b>Why:</b> {symbols_html(choice.why)}</p>",
+            f"<p><b>Why:</b> {render.symbols(choice.why)}</p>",
         )
 
     @guarded

@@ -61,7 +61,6 @@ from penang_lib import (
     check_swap,
     parse_move,
 )
-from penang_lib.cards import symbols_html
 from penang_lib.moves import Move
 from penang_lib.tables import hands_frame, table_frame
 from penang_lib.validate import flag, whole
@@ -196,7 +195,7 @@ def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules, why: str
     sentence = render.sentence_html(verdict.rule, verdict.reason, ok=verdict.ok)
     truth = labels[0] if verdict.ok else labels[1]
     right = [verdict.ok, not verdict.ok]
-    said = f"The answer is {render.esc(truth)}." + (f" {symbols_html(why)}" if why else "")
+    said = f"The answer is {render.esc(truth)}." + (f" {render.symbols(why)}" if why else "")
     feedback = [f"<p><strong>{RIGHT if r else WRONG}</strong> {said}</p>{sentence}" for r in right]
     tooltips = [f"Answer {label!r}" for label in labels]
     return Question(
@@ -255,20 +254,20 @@ def _position(number: int, data: dict[str, Any], rules: Rules, why: str) -> Ques
                 number, f"the answer written is {cut_repr(raw)}, but the engine allows {shown}"
             )
     legal_labels = ", ".join(m.label() for m, r in zip(moves, right, strict=True) if r)
-    because = f" {symbols_html(why)}" if why else ""
+    because = f" {render.symbols(why)}" if why else ""
     feedback = []
     for move, refusal in zip(moves, refusals, strict=True):
         if refusal is None:
             events = deal.copy().push(move)
             feedback.append(
-                f"<p><strong>{RIGHT}</strong> {symbols_html(move.label())} is legal.{because}</p>"
+                f"<p><strong>{RIGHT}</strong> {render.symbols(move.label())} is legal.{because}</p>"
                 f"{render.events_html(events, deal.names)}"
             )
         else:
             feedback.append(
-                f"<p><strong>{WRONG}</strong> {symbols_html(move.label())} is not allowed.</p>"
+                f"<p><strong>{WRONG}</strong> {render.symbols(move.label())} is not allowed.</p>"
                 f"{render.sentence_html(refusal.rule, refusal.reason, ok=False)}"
-                f"<p>Legal here: {symbols_html(legal_labels)}.{because}</p>"
+                f"<p>Legal here: {render.symbols(legal_labels)}.{because}</p>"
             )
     labels = [m.label() for m in moves]
     tooltips = [f"Choose: {label}" for label in labels]
@@ -361,7 +360,7 @@ class Quiz(KitWidget):
         for qi, question in enumerate(self.questions):
             ask = (
                 f'<p class="penang-ask"><strong>{question.number}.</strong> '
-                f"{symbols_html(question.ask)}</p>{question.position}"
+                f"{render.symbols(question.ask)}</p>{question.position}"
             )
             row = []
             for bi, (label, tip) in enumerate(zip(question.labels, question.tooltips, strict=True)):

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from penang_lib.cards import Card, card_html, joker_svg, symbols_html
+from penang_lib.cards import JOKER_DRAWN, Card, card_html, joker_svg, symbols_html
 from penang_lib.events import Event
 from penang_lib.explain import explain
 from penang_lib.rules import RULE_BOOK
@@ -138,11 +138,21 @@ def joker_button_css() -> str:
     # such as %3C would read like card notation to a test that looks for hidden cards.
     svg = joker_svg(JOKER_INK).replace('"', "'")
     uri = "data:image/svg+xml," + quote(svg, safe=" <>'=:/,;.-")
+    # The cards and sentences of a widget carry an empty span (`JOKER_DRAWN`), painted here in
+    # the colour of its text through the drawing as a mask. The drawing is written once, as the
+    # custom property `--penang-joker`.
     return f"""
+.penang-kit {{ --penang-joker: url("{uri}"); }}
 .penang-kit .penang-joker-mark {{ color: {JOKER_INK}; }}
+.penang-kit .{JOKER_DRAWN} {{
+  display: inline-block; width: 1.15em; height: 1.15em; vertical-align: -0.2em;
+  background-color: currentColor;
+  -webkit-mask: var(--penang-joker) center / contain no-repeat;
+  mask: var(--penang-joker) center / contain no-repeat;
+}}
 .penang-kit .jupyter-button.penang-joker, .penang-kit .jupyter-button.penang-joker.mod-active {{
-  background-image: url("{uri}"); background-repeat: no-repeat; background-position: center;
-  background-size: 1.3em 1.3em; color: transparent;
+  background-image: var(--penang-joker); background-repeat: no-repeat;
+  background-position: center; background-size: 1.3em 1.3em; color: transparent;
 }}
 """
 
@@ -152,6 +162,12 @@ STYLESHEET += joker_button_css()
 
 def esc(value: object) -> str:
     return html.escape(str(value))
+
+
+def symbols(text: str) -> str:
+    """Text with card symbols as a widget's HTML: escaped, each joker drawn by the stylesheet
+    (`symbols_html` without `inline`)."""
+    return symbols_html(text, inline=False)
 
 
 def plain(text: str) -> str:
@@ -220,7 +236,7 @@ def frame_html(
         for column in columns:
             value = row[column]
             text = cell(column, value, row) if cell else None
-            cells.append(f"<td>{symbols_html(str(value)) if text is None else text}</td>")
+            cells.append(f"<td>{symbols(str(value)) if text is None else text}</td>")
         cls = row_class(row) if row_class else ""
         attr = f' class="{cls}"' if cls else ""
         body.append(f"<tr{attr}>{''.join(cells)}</tr>")
@@ -316,7 +332,7 @@ def log_rows(frame: pd.DataFrame) -> list[str]:
     rows = []
     for record in frame.to_dict("records"):
         cells = "".join(
-            f"<td>{badge(record[c]) if c == 'rule' else symbols_html(str(record[c]))}</td>"
+            f"<td>{badge(record[c]) if c == 'rule' else symbols(str(record[c]))}</td>"
             for c in LOG_COLUMNS
         )
         rows.append(f"<tr>{cells}</tr>")
@@ -368,12 +384,12 @@ def scores_html(frame: pd.DataFrame) -> str:
 
 def events_html(events: Sequence[Event], names: Sequence[str]) -> str:
     """Each event's sentence (the engine's `explain`) after its rule id badge; a joker in it is
-    drawn as on the cards (`symbols_html`)."""
-    return "".join(f"<p>{badge(e.rule)}{symbols_html(explain(e, names))}</p>" for e in events)
+    drawn as on the cards (`symbols`)."""
+    return "".join(f"<p>{badge(e.rule)}{symbols(explain(e, names))}</p>" for e in events)
 
 
 def sentence_html(rule: str, sentence: str, ok: bool | None = None) -> str:
     """One engine sentence with its rule badge, green when allowed and red when refused; a
-    joker in it is drawn as on the cards (`symbols_html`)."""
+    joker in it is drawn as on the cards (`symbols`)."""
     tone = "" if ok is None else ("penang-good" if ok else "penang-bad")
-    return f"<p>{badge(rule, tone)}{symbols_html(sentence)}</p>"
+    return f"<p>{badge(rule, tone)}{symbols(sentence)}</p>"
