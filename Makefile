@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 AXE_VERSION := 4.14.1
 AXE := .cache/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: .venv test lint format typecheck serve lab bench clean distclean chromium
+.PHONY: .venv test test-compiled lint format typecheck serve lab bench clean distclean chromium
 
 # `make .venv`: create the virtual environment and install the kit with its test tools.
 .venv: $(STAMP)
@@ -17,29 +17,74 @@ AXE := .cache/npm/node_modules/axe-core/axe.min.js
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
+# Files of in-place mypyc builds (which the kit no longer makes): an extension module left in
+# penang_lib/ would be imported before its .py file.
+INPLACE_BUILD := penang_lib/*.so penang_lib/*.pyd penang_lib/_compiled.json *__mypyc*.so
+
 # Re-install whenever pyproject.toml or setup.py changes (new dependency, new extra, ...).
-# The install compiles the engine's hottest modules with mypyc where a C compiler is found
-# (setup.py; pure Python otherwise).
+# The editable install is pure Python (setup.py compiles only when PENANG_COMPILE=1).
 $(STAMP): $(BIN)/python pyproject.toml setup.py
+	rm -f $(INPLACE_BUILD)
 	$(BIN)/pip install -U pip
 	$(BIN)/pip install -e '.[test]'
-	touch $@ $(COMPILED)
-
-# The compiled modules are only used while penang_lib's sources are the ones they were built
-# from (penang_lib/compiled.py): after an edit, build them again before the tests.
-COMPILED := $(VENV)/.compiled
-$(COMPILED): $(STAMP) $(wildcard penang_lib/*.py)
-	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@
 
-# The suite runs on the compiled engine (where the install could compile it), then everything
-# but the browser tests once more on pure Python (PENANG_PURE=1): both ways must pass.
-test: $(STAMP) $(COMPILED) $(AXE) chromium
+# The suite runs once, on the pure Python engine of the editable install; then test-compiled.
+test: $(STAMP) $(AXE) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy penang_lib widgets tests benchmarks setup.py
 	$(BIN)/pytest
-	PENANG_PURE=1 $(BIN)/pytest -q tests --ignore=tests/site
+	$(MAKE) --no-print-directory test-compiled
+
+# The compiled engine, as a user gets it: `PENANG_COMPILE=1 pip wheel .` (setup.py), cached in
+# .cache/compiled/wheels/<key>, the key a digest of penang_lib's sources, setup.py and
+# pyproject.toml, so that an unchanged source is not compiled again. The wheel is installed with
+# no dependencies into its own venv, .cache/compiled/venv, made anew for each new wheel; a .pth
+# file there adds .venv's site-packages behind its own, for pytest, hypothesis and the kit's
+# dependencies (the .pth files in .venv, the editable install's among them, are not read that
+# way). The engine's tests run from a copy of tests/ in .cache/compiled/run, where no penang_lib
+# of the checkout is on sys.path (but for the one test that reads the checkout's setup.py), and
+# PENANG_TEST_COMPILED=1 makes tests/test_compiled.py check that they ran compiled.
+# Where no C compiler ($CC, or Python's own) or no Python.h is found, it says so and passes.
+COMPILED_DIR := .cache/compiled
+COMPILED_VENV := $(COMPILED_DIR)/venv
+WHEELS := $(COMPILED_DIR)/wheels
+ENGINE_TESTS := test_compiled.py test_deal.py test_melds.py test_fast_paths.py test_bots.py \
+	test_golden.py test_properties.py test_analysis.py test_can_play.py test_checks.py \
+	test_deadwood.py
+test-compiled: $(STAMP)
+	@cc=$${CC:-$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}; \
+	cc=$${cc%% *}; \
+	include=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	if ! command -v "$$cc" >/dev/null || [ ! -f "$$include/Python.h" ]; then \
+	  echo "test-compiled: no C compiler ($$cc) or no Python.h here: the compiled engine is not built or tested (the suite ran on pure Python)."; \
+	  exit 0; \
+	fi; \
+	set -e; \
+	key=$$({ find penang_lib -name '*.py' | LC_ALL=C sort; \
+	  find penang_lib -name '*.py' | LC_ALL=C sort | xargs cat setup.py pyproject.toml; } | \
+	  $(BIN)/python -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:16])'); \
+	wheels=$(WHEELS)/$$key; \
+	if ! ls $$wheels/*.whl >/dev/null 2>&1; then \
+	  echo "test-compiled: compiling the engine with mypyc (PENANG_COMPILE=1 pip wheel .), about 90 s"; \
+	  rm -rf $(WHEELS) build; \
+	  PENANG_COMPILE=1 $(BIN)/pip wheel . --no-deps -q -w $$wheels.part; \
+	  mv $$wheels.part $$wheels; \
+	fi; \
+	if [ "$$(cat $(COMPILED_VENV)/.wheel 2>/dev/null)" != "$$key" ]; then \
+	  rm -rf $(COMPILED_VENV); \
+	  $(BIN)/python -m venv $(COMPILED_VENV); \
+	  $(COMPILED_VENV)/bin/python -m pip install -q --no-deps $$wheels/*.whl; \
+	  $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > \
+	    "$$($(COMPILED_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/penang_dev_venv.pth"; \
+	  echo "$$key" > $(COMPILED_VENV)/.wheel; \
+	fi; \
+	rm -rf $(COMPILED_DIR)/run; mkdir -p $(COMPILED_DIR)/run; \
+	cp -R tests pyproject.toml $(COMPILED_DIR)/run/; \
+	cd $(COMPILED_DIR)/run && PENANG_TEST_COMPILED=1 $(CURDIR)/$(COMPILED_VENV)/bin/python -m pytest \
+	  -q -p no:cacheprovider $(addprefix tests/,$(ENGINE_TESTS)) \
+	  --deselect tests/test_compiled.py::test_a_build_compiles_only_when_asked
 
 $(AXE):
 	npm install --prefix .cache/npm --no-save --no-audit --no-fund axe-core@$(AXE_VERSION)
@@ -80,12 +125,12 @@ $(BENCH_STAMP): $(STAMP)
 	$(BIN)/pip install -e '.[test,bench]'
 	touch $@
 
-bench: $(BENCH_STAMP) $(COMPILED)
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m benchmarks
 
 # Build output and tool caches; keeps .venv (see distclean).
 clean:
-	rm -rf build dist *.egg-info $(COMPILED) penang_lib/_compiled.json penang_lib/*.so *__mypyc.*.so
+	rm -rf build dist *.egg-info $(INPLACE_BUILD)
 	find . -path ./$(VENV) -prune -o \
 		\( -name __pycache__ -o -name .mypy_cache -o -name .ruff_cache \
 		   -o -name .pytest_cache -o -name .hypothesis -o -name .ipynb_checkpoints \) \
