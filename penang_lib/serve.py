@@ -10,9 +10,11 @@ Voila is started as a separate program: nothing here imports Jupyter.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +36,8 @@ CLASS_LESSONS_ENV = "PENANG_CLASS_LESSONS"
 _SEGMENT = re.compile(r"(?:[A-Za-z0-9\-_.~@]|%[0-9A-Fa-f]{2})+")
 """One part of a URL prefix: what JupyterHub makes of a user name (quoted, keeping @ and ~)."""
 KERNEL_MB = 110
-"""About how much memory one learner's kernel takes, in MB (measured by benchmarks.load)."""
+"""About how much memory one learner's kernel takes, in MB (the README's class section gives
+the measured figures)."""
 
 
 def _summary(notebook: dict[str, Any]) -> str:
@@ -318,6 +321,64 @@ def voila_env(
     return env
 
 
+class ServeError(ValueError):
+    """`serve` cannot start: bad input or a busy machine, said in one sentence (the command
+    line prints it without a traceback)."""
+
+
+def require_lessons(folder: Path | None = None) -> None:
+    """Raise `ServeError` unless `folder` (default `LESSONS`) holds a lesson notebook."""
+    folder = LESSONS if folder is None else folder
+    if not folder.is_dir() or not any(folder.glob("*.ipynb")):
+        raise ServeError(
+            f"no lessons found to serve: {folder} holds no notebooks "
+            "(reinstall penang-rummy, or run it from a checkout of the repository)"
+        )
+
+
+def require_free_address(ip: str, port: int) -> None:
+    """Raise `ServeError` unless Voila could listen on `ip` and `port`: an address this machine
+    does not have, a port already in use or one that needs administrator rights, each said
+    with what to pass instead. Tried by binding a socket the way tornado will, then closing it."""
+    try:
+        found = socket.getaddrinfo(
+            ip or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE
+        )
+    except socket.gaierror:
+        raise ServeError(_no_such_address(ip)) from None
+    family, kind, proto, _, address = found[0]
+    with socket.socket(family, kind, proto) as probe:
+        if os.name != "nt":  # as tornado does: a port left in TIME_WAIT is free
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise ServeError(
+                    f"port {port} on {ip} is already in use (another serve, or another "
+                    f"program): choose a free one with --port, e.g. --port {_other(port)}"
+                ) from None
+            if error.errno == errno.EACCES:
+                raise ServeError(
+                    f"port {port} needs administrator rights: choose one from 1024 up with "
+                    f"--port, e.g. --port {DEFAULT_PORT}"
+                ) from None
+            if error.errno == errno.EADDRNOTAVAIL:
+                raise ServeError(_no_such_address(ip)) from None
+            raise ServeError(f"cannot listen on {ip} port {port}: {error.strerror}") from None
+
+
+def _no_such_address(ip: str) -> str:
+    return (
+        f"this machine has no network address {ip}: use --ip {DEFAULT_IP} (this machine "
+        "only), --ip 0.0.0.0 (every network it is on) or one of its own addresses"
+    )
+
+
+def _other(port: int) -> int:
+    return port + 1 if port < 65535 else DEFAULT_PORT
+
+
 def serve(
     port: int = DEFAULT_PORT,
     ip: str = DEFAULT_IP,
@@ -328,13 +389,14 @@ def serve(
     lessons: Sequence[str] | None = None,
 ) -> None:
     """Replace this process by Voila serving the site (Ctrl-C stops it). `class_size` keeps
-    that many kernels ready for the class's `lessons` (default the first lesson)."""
-    if not LESSONS.is_dir():
-        raise FileNotFoundError(f"no lessons to serve: {LESSONS} is missing")
+    that many kernels ready for the class's `lessons` (default the first lesson). Raises
+    `ServeError` (a `ValueError`) when there are no lessons or Voila could not listen."""
+    require_lessons()
     catalogue()  # a lesson without metadata is an error now, not a broken landing page
     prefix = normal_base_url(base_url)
     chosen = class_lessons(lessons) if class_size else []
     command = voila_command(port, ip, open_browser, pool, base_url=prefix)
+    require_free_address(ip, port)
     if class_size:
         print(class_plan(class_size, chosen, 1 if pool is None else pool), flush=True)
     print(

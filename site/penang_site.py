@@ -1,16 +1,27 @@
 """How the tutorial site changes Voila 0.5's behaviour, for a class of learners.
 
-site/voila.py (the settings `penang-rummy serve` gives Voila) calls `install()`. Each change
-is small and named after what a learner or teacher would otherwise see:
+site/voila.py (the settings `penang-rummy serve` gives Voila) names `SiteConnection` and
+`SiteAuthorizer` in Voila's settings and calls `install()`. Each change is small and named
+after what a learner or teacher would otherwise see.
 
-- `_without_nagle`: a click's reply reaches the browser at once (no 40 ms wait per message).
-- `_without_tracebacks`: no traceback or printed text reaches a page (`HIDDEN_MESSAGES`).
+Through Voila's own configuration points (no patch):
+
+- `SiteConnection` (`Voila.kernel_websocket_connection_class`): a click's reply reaches the
+  browser at once (no 40 ms wait per message), and no traceback or printed text reaches a page
+  (`HIDDEN_MESSAGES`).
+- `SiteAuthorizer` (`Voila.authorizer_class`): a kernel is claimed by the first browser that
+  asks for it (its own page, which alone knows the kernel's id); any other browser gets 403
+  from the kernel's websocket and its API.
+
+Patches, each named once in `PATCHES` with what it patches, why no hook serves and the Voila
+versions it was tested on; `install()` checks each target first and, if Voila has changed,
+skips that patch with a warning in the log instead of breaking the site:
+
 - `_cookies_on_every_page`: every page sets the XSRF cookie, so closing the tab of a lesson
   opened directly (not through the landing page) still shuts its kernel down; and a learner
   cookie, which ties each kernel to the browser that opened its page.
-- `_kernels_kept_to_their_learner`: a kernel is claimed by the first browser that asks for it
-  (its own page, which alone knows the kernel's id); any other browser gets 403 from the
-  kernel's websocket, its API and its shutdown handler.
+- `_shutdown_kept_to_its_learner`: the same 403 from the handler a closing page asks to shut
+  its kernel down.
 - `_rule_sheet_page`: the rule sheet and glossary, a page of the template (`rules.html`) with
   no kernel, at `penang_lib.serve.RULES_PAGE`; every lesson and the landing page link to it.
 - `SiteKernels` (the kernel pools): a kernel is handed to a learner only once it has run its
@@ -27,57 +38,134 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import inspect
 import json
+import logging
 import os
 import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
+
+from jupyter_server.auth.authorizer import AllowAllAuthorizer
+from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
 LEARNER_COOKIE = "penang_learner"
 READY_TIMEOUT = 90.0
 """Seconds a page waits for a starting kernel to finish its lesson before it is used anyway."""
 START_ATTEMPTS = 3
 """Kernels tried for one page before it gets the error page (each that died is replaced)."""
+TESTED_VOILA = ">=0.5.6,<0.6"
+"""The Voila versions every patch below was tested on (0.5.6 to 0.5.13); pyproject.toml and
+environment.yml pin `voila` to the same range."""
+
+HOOKS = {
+    "kernel_websocket_connection_class": "pages may get tracebacks, and clicks wait 40 ms",
+    "authorizer_class": "any browser that knows a kernel's id may use it",
+}
+"""The configuration points of Voila the site uses instead of patches (site/voila.py sets them),
+and what is lost if one is gone."""
 
 _owners: dict[str, str] = {}
 """Kernel id -> learner cookie of the browser that claimed it."""
 _sleepers: set[asyncio.Future[None]] = set()
 
 
+class Target(NamedTuple):
+    """One thing of Voila's (or jupyter_server's) that a patch replaces: `module:attribute`,
+    dotted for a class's method, with the parameters the patch's wrapper passes on."""
+
+    path: str
+    params: tuple[str, ...] | None = None
+    """None: only its presence is checked (a class attribute, not a function)."""
+
+
+class Patch(NamedTuple):
+    """A change no configuration point of Voila 0.5 allows: what it patches and why."""
+
+    name: str
+    targets: tuple[Target, ...]
+    why: str
+    apply: Callable[[], None]
+    tested: str = TESTED_VOILA
+
+
+def resolve(path: str) -> Any:
+    """The object at `module:attribute.attribute`; AttributeError or ImportError if gone."""
+    module_name, _, attributes = path.partition(":")
+    found: Any = importlib.import_module(module_name)
+    for name in attributes.split("."):
+        found = getattr(found, name)
+    return found
+
+
+def target_problem(target: Target) -> str | None:
+    """Why this target cannot be patched any more (None: it is there, as expected)."""
+    try:
+        found = resolve(target.path)
+    except (ImportError, AttributeError):
+        return f"{target.path} is gone"
+    if target.params is None:
+        return None
+    try:
+        params = tuple(inspect.signature(found).parameters)
+    except (TypeError, ValueError):
+        return f"{target.path} is no longer a function"
+    if params[: len(target.params)] != target.params:
+        return f"{target.path} now takes ({', '.join(params)}), not ({', '.join(target.params)})"
+    return None
+
+
+def _log() -> logging.Logger:
+    """Voila's own log once the app runs (the settings file is loaded by it), else ours."""
+    from traitlets.config import Application
+
+    if Application.initialized():
+        return Application.instance().log  # type: ignore[no-any-return]
+    return logging.getLogger("penang_site")
+
+
+def voila_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("voila")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def install() -> None:
-    """Apply every change (idempotent: Voila may load the settings file more than once)."""
+    """Apply every patch whose targets are still there (idempotent: Voila may load the
+    settings file more than once). A patch whose target changed is skipped with a warning
+    naming it and the installed Voila, so the site still starts, without that change."""
     import voila.app
 
     if getattr(voila.app, "_penang_site", False):
         return
-    _without_nagle()
-    _without_tracebacks()
-    _cookies_on_every_page()
-    _kernels_kept_to_their_learner()
-    _rule_sheet_page()
-    _site_kernels()
+    for patch in PATCHES:
+        problems = [p for t in patch.targets if (p := target_problem(t)) is not None]
+        if problems:
+            _log().warning(
+                "Penang site: patch %s skipped: %s (installed Voila %s; tested on voila%s)",
+                patch.name,
+                "; ".join(problems),
+                voila_version(),
+                patch.tested,
+            )
+            continue
+        patch.apply()
+    for hook in HOOKS:
+        if not voila.app.Voila.class_traits().get(hook):
+            _log().warning(
+                "Penang site: Voila %s has no setting Voila.%s: %s (tested on voila%s)",
+                voila_version(),
+                hook,
+                HOOKS[hook],
+                TESTED_VOILA,
+            )
     voila.app._penang_site = True  # type: ignore[attr-defined]
-
-
-def _without_nagle() -> None:
-    """Send every kernel message to the browser at once.
-
-    Neither Voila nor jupyter_server turns off Nagle's algorithm on the kernel websocket, so
-    when a click makes the kernel send a few messages in a row (busy, the widget updates,
-    idle) the later ones wait for the browser's delayed acknowledgement: about 40 ms on every
-    click, measured here. Tornado's `set_nodelay(True)` on each connection removes the wait.
-    """
-    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
-
-    opened = VoilaKernelWebsocketHandler.open
-
-    async def open_without_nagle(self: Any, *args: Any, **kwargs: Any) -> Any:
-        self.set_nodelay(True)
-        return await opened(self, *args, **kwargs)
-
-    VoilaKernelWebsocketHandler.open = open_without_nagle
 
 
 HIDDEN_MESSAGES = frozenset({"error", "stream"})
@@ -105,18 +193,31 @@ def _message_type(message: Any) -> str | None:
     return header.get("msg_type") if isinstance(header, dict) else None
 
 
-def _without_tracebacks() -> None:
-    """Keep tracebacks and printed output in the kernel: the page gets neither."""
-    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+class SiteConnection(ZMQChannelsWebsocketConnection):  # type: ignore[misc]
+    """The kernel websocket of a lesson page (`Voila.kernel_websocket_connection_class`).
 
-    write = VoilaKernelWebsocketHandler.write_message
+    - No Nagle: neither Voila nor jupyter_server turns off Nagle's algorithm on the kernel
+      websocket, so when a click makes the kernel send a few messages in a row (busy, the
+      widget updates, idle) the later ones wait for the browser's delayed acknowledgement:
+      about 40 ms on every click, measured here. Tornado's `set_nodelay(True)` removes it.
+    - Tracebacks and printed output stay in the kernel (`HIDDEN_MESSAGES`): every message to
+      the browser goes through `write_message`, which drops them.
+    """
 
-    def write_message(self: Any, message: Any, binary: bool = False) -> Any:
-        if _message_type(message) in HIDDEN_MESSAGES:
-            return None
-        return write(self, message, binary)
+    def connect(self) -> Any:
+        self.websocket_handler.set_nodelay(True)
+        return super().connect()
 
-    VoilaKernelWebsocketHandler.write_message = write_message
+    @property
+    def write_message(self) -> Callable[..., Any]:
+        write: Callable[..., Any] = self.websocket_handler.write_message
+
+        def write_shown(message: Any, binary: bool = False) -> Any:
+            if _message_type(message) in HIDDEN_MESSAGES:
+                return None
+            return write(message, binary=binary)
+
+        return write_shown
 
 
 def _learner(handler: Any) -> str | None:
@@ -189,42 +290,42 @@ def owns(learner: str | None, kernel_id: str) -> bool:
     return secrets.compare_digest(owner, learner)
 
 
-def _kernels_kept_to_their_learner() -> None:
-    """The kernel websocket, the kernel API and the page-close shutdown answer only the
-    browser that claimed the kernel."""
-    from jupyter_server.services.kernels.handlers import KernelHandler
+def _claimed_by_another(handler: Any, kernel_id: str | None) -> bool:
+    """Is this an existing kernel that another browser claimed? (No such kernel: False, so
+    the handler answers 404, and no id is remembered.)"""
+    if kernel_id is None or kernel_id not in handler.kernel_manager:
+        return False
+    return not owns(_learner(handler), kernel_id)
+
+
+class SiteAuthorizer(AllowAllAuthorizer):  # type: ignore[misc]
+    """`Voila.authorizer_class`: the kernel websocket and the kernel API (both ask the
+    authorizer about the "kernels" resource) answer only the browser that claimed the kernel;
+    any other gets 403. Everything else is allowed, as Voila's default allows it."""
+
+    def is_authorized(self, handler: Any, user: Any, action: str, resource: str) -> bool:
+        if resource != "kernels":
+            return True
+        kernel_id = getattr(handler, "kernel_id", None) or getattr(handler, "path_kwargs", {}).get(
+            "kernel_id"
+        )
+        return not _claimed_by_another(handler, kernel_id)
+
+
+def _shutdown_kept_to_its_learner() -> None:
+    """The page-close shutdown answers only the browser that claimed the kernel (the rest of
+    the kernel's doors are `SiteAuthorizer`'s)."""
     from tornado import web
     from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
-    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-    def refuse_others(self: Any, kernel_id: str) -> None:
-        if kernel_id not in self.kernel_manager:
-            return  # no such kernel: the handler answers 404 (and no id is remembered)
-        if not owns(_learner(self), kernel_id):
+    original = VoilaShutdownKernelHandler.post
+
+    async def post_owned(self: Any, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
+        if _claimed_by_another(self, kernel_id):
             raise web.HTTPError(403, "This lesson belongs to another page.")
+        return await original(self, kernel_id, *args, **kwargs)
 
-    pre_get = VoilaKernelWebsocketHandler.pre_get
-
-    async def pre_get_owned(self: Any) -> None:
-        refuse_others(self, self.kernel_id)
-        await pre_get(self)
-
-    VoilaKernelWebsocketHandler.pre_get = pre_get_owned
-
-    for handler_class, method in (
-        (KernelHandler, "get"),
-        (KernelHandler, "delete"),
-        (VoilaShutdownKernelHandler, "post"),
-    ):
-        original = getattr(handler_class, method)
-
-        async def owned(
-            self: Any, kernel_id: str, *args: Any, _original: Any = original, **kwargs: Any
-        ) -> Any:
-            refuse_others(self, kernel_id)
-            return await _original(self, kernel_id, *args, **kwargs)
-
-        setattr(handler_class, method, owned)
+    VoilaShutdownKernelHandler.post = post_owned
 
 
 async def _wait_before(delay: float, aw: Awaitable[Any]) -> Any:
@@ -458,3 +559,62 @@ def _site_kernels() -> None:
 
     vkm.voila_kernel_manager_factory = site_factory
     voila.app.voila_kernel_manager_factory = site_factory  # type: ignore[attr-defined]
+
+
+_VWS = "voila.tornado.kernel_websocket_handler:VoilaKernelWebsocketHandler"
+_KERNEL_API = "jupyter_server.services.kernels.handlers:KernelHandler"
+_POOLS = "voila.voila_kernel_manager"
+_FACTORY_PARAMS = ("base_class", "preheat_kernel", "default_pool_size")
+
+PATCHES: tuple[Patch, ...] = (
+    Patch(
+        "cookies_on_every_page",
+        (
+            Target("voila.handler:VoilaHandler.prepare", ("self",)),
+            Target("voila.treehandler:VoilaTreeHandler.prepare", ("self",)),
+        ),
+        "Voila has no hook that runs before a page streams out; the identity provider (the "
+        "one per-request hook) runs for every request, files and API included, and "
+        "jupyter_server's xsrf_token cannot be read from it (it asks for the current user, "
+        "not yet known there).",
+        _cookies_on_every_page,
+    ),
+    Patch(
+        "shutdown_kept_to_its_learner",
+        (
+            Target(
+                "voila.shutdown_kernel_handler:VoilaShutdownKernelHandler.post",
+                ("self", "kernel_id"),
+            ),
+        ),
+        "Voila's page-close shutdown handler is only @authenticated: unlike the websocket and "
+        "the kernel API it never asks Voila.authorizer_class (SiteAuthorizer), so the owner "
+        "check has to wrap it.",
+        _shutdown_kept_to_its_learner,
+    ),
+    Patch(
+        "rule_sheet_page",
+        (
+            Target("voila.app:Voila.init_handlers", ("self",)),
+            Target("voila.treehandler:VoilaTreeHandler.render_template", ("self", "name")),
+        ),
+        "Voila run on its own has no setting for extra handlers (tornado_settings are "
+        "settings, not routes; extra handlers exist only when Voila is a server extension).",
+        _rule_sheet_page,
+    ),
+    Patch(
+        "site_kernels",
+        (
+            Target(f"{_POOLS}:voila_kernel_manager_factory", _FACTORY_PARAMS),
+            Target("voila.app:voila_kernel_manager_factory", _FACTORY_PARAMS),
+            Target(f"{_POOLS}:wait_before", ("delay", "aw")),
+            Target("voila.request_info_handler:RequestInfoSocketHandler._waiters"),
+            Target("voila.request_info_handler:RequestInfoSocketHandler._cache"),
+        ),
+        "VoilaConfiguration.multi_kernel_manager_class is the base of the class Voila's "
+        "factory builds: the pool methods changed here (get_rendered_notebook, fill_if_needed, "
+        "_initialize, shutdown_kernel) are defined on that subclass and would override ours.",
+        _site_kernels,
+    ),
+)
+"""Every patch of the site, in the order `install()` applies them."""

@@ -102,7 +102,9 @@ c.VoilaConfiguration.resources = {
 
 
 def _load_site_changes() -> None:
-    """Our changes to Voila's behaviour (site/penang_site.py, next to this file)."""
+    """Our changes to Voila's behaviour (site/penang_site.py, next to this file): the kernel
+    websocket's connection class and the authorizer (configuration points of Voila), then the
+    patches that no configuration point allows (each checked against the installed Voila)."""
     import importlib.util
 
     path = Path(__file__).with_name("penang_site.py")
@@ -110,6 +112,8 @@ def _load_site_changes() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    c.Voila.kernel_websocket_connection_class = module.SiteConnection
+    c.Voila.authorizer_class = module.SiteAuthorizer
     module.install()
 
 

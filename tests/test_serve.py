@@ -69,8 +69,10 @@ def test_the_settings_install_the_sites_changes_to_voila() -> None:
 
     config = site_config()
     assert voila.app._penang_site is True
-    assert VoilaKernelWebsocketHandler.open.__name__ == "open_without_nagle"
-    assert VoilaKernelWebsocketHandler.write_message.__name__ == "write_message"
+    # Through Voila's configuration point, not a patch: the handler is Voila's own.
+    connection = config.Voila.kernel_websocket_connection_class  # type: ignore[attr-defined]
+    assert connection.__name__ == "SiteConnection"
+    assert VoilaKernelWebsocketHandler.write_message.__qualname__.startswith("VoilaKernel")
     assert voila.app.voila_kernel_manager_factory.__name__ == "site_factory"
     assert config.KernelManager.autorestart is False  # type: ignore[attr-defined]
     assert config.VoilaKernelManager.fill_delay > 0  # type: ignore[attr-defined]
@@ -181,6 +183,43 @@ def test_serve_refuses_bad_options_in_one_line(
         assert main(argv) == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err and len(err.strip().splitlines()) <= 2
+
+
+def test_serve_without_lessons_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import penang_lib.serve
+
+    monkeypatch.setattr(penang_lib.serve, "LESSONS", tmp_path / "lessons")
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "no lessons found" in err and str(tmp_path) in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_serve_on_an_address_this_machine_lacks_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 192.0.2.0/24 is reserved for documentation (RFC 5737): no machine has it.
+    assert main(["serve", "--ip", "192.0.2.7"]) == 2
+    err = capsys.readouterr().err
+    assert "no network address 192.0.2.7" in err and "--ip 127.0.0.1" in err
+    assert "Errno" not in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_serve_on_a_port_in_use_names_it_and_suggests_another(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"port {port} on 127.0.0.1 is already in use" in err and "--port" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_command_carries_the_base_url() -> None:
