@@ -7,14 +7,9 @@ that is also a `ValueError`) naming the argument, a value out of range a `ValueE
 play from one player's view (`PlayerView`, `make_bot`), `simulate` for many bot deals and
 `find_deal` for a deal that shows given rules.
 
-The engine's hottest modules run compiled where the install found a C compiler, and from the same
-`.py` files otherwise: `penang_lib.compiled.STATE` says which (see `penang_lib.compiled`).
+The engine's hottest modules are compiled with mypyc in a wheel built with `PENANG_COMPILE=1`,
+and pure Python in every other install: `penang_lib.compiled.engine_runs()` says which.
 """
-
-# First of all: whether the compiled modules load, before any module imports them.
-from penang_lib.compiled import STATE as _BUILD_STATE  # noqa: F401
-
-# isort: split
 
 from penang_lib.bots import (
     BOT_NAMES,

@@ -18,12 +18,12 @@ from penang_lib.cards import (
     SUITS,
     Card,
     Counts,
-    check_counts,
     noted_joker,
+    require_counts,
 )
 from penang_lib.melds import MAX_RUN, RUN, SET, Meld, position_rank
 from penang_lib.rules import Rules
-from penang_lib.validate import ArgumentTypeError, flag, shown
+from penang_lib.validate import ArgumentTypeError, require_flag, shown
 
 
 def _natural_index(suit_index: int, position: int) -> int:
@@ -294,7 +294,7 @@ unchecked_iter_swaps = _iter_swaps
 unchecked_swap_leaves_action = _swap_leaves_action
 
 
-def check_table(table: object, name: str = "table") -> list[Meld]:
+def require_table(table: object, name: str = "table") -> list[Meld]:
     """`table` as a list of `Meld` values (card text is read by `check_meld` first)."""
     if isinstance(table, str | bytes | Meld) or not isinstance(table, Sequence):
         raise ArgumentTypeError(f"{name} should be a list of Meld values, not {shown(table)}")
@@ -330,12 +330,12 @@ def _option(option: object, table: Sequence[Meld]) -> TableOption:
 
 def first_meld(counts: Counts, rules: Rules) -> Meld | None:
     """Some three-card meld the hand can make, or None (sets are looked for before runs)."""
-    return _first_meld(check_counts(counts), _rules(rules))
+    return _first_meld(require_counts(counts), _rules(rules))
 
 
 def iter_melds(counts: Counts, rules: Rules) -> Iterator[Meld]:
     """Every distinct meld the hand can make (lazily: a hand with jokers has very many)."""
-    return _iter_melds(check_counts(counts), _rules(rules))
+    return _iter_melds(require_counts(counts), _rules(rules))
 
 
 def accepting_cards(meld: Meld) -> list[Card]:
@@ -350,12 +350,7 @@ def takes_joker(meld: Meld) -> bool:
 
 def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
     """Every lay-off the hand has: each card it holds that fits a table meld, at each end."""
-    return _iter_lay_offs(check_counts(counts), check_table(table))
-
-
-def first_lay_off(counts: Counts, table: Sequence[Meld]) -> TableOption | None:
-    """The first of `iter_lay_offs`, or None."""
-    return _first_lay_off(check_counts(counts), check_table(table))
+    return _iter_lay_offs(require_counts(counts), require_table(table))
 
 
 def swap_cards(meld: Meld) -> list[Card]:
@@ -363,29 +358,12 @@ def swap_cards(meld: Meld) -> list[Card]:
     return _swap_cards(_meld(meld))
 
 
-def iter_swaps(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
-    """Every swap the hand has: a natural it holds for a joker on the table."""
-    return _iter_swaps(check_counts(counts), check_table(table))
-
-
-def apply_option(
-    counts: Counts, table: Sequence[Meld], option: TableOption, swap: bool
-) -> tuple[Counts, list[Meld]]:
-    """The hand and table after a lay-off (`swap` False) or a swap (`swap` True)."""
-    counts = check_counts(counts)
-    melds = check_table(table)
-    option = _option(option, melds)
-    if not counts[option.card.index]:
-        raise ValueError(f"the hand holds no {option.card.symbol} to play")
-    return _apply_option(counts, melds, option, flag(swap, "swap"))
-
-
 def swap_leaves_action(
     counts: Counts, table: Sequence[Meld], option: TableOption, rules: Rules
 ) -> bool:
     """Whether a meld or lay-off is still possible after this swap (a swap is not an action)."""
-    melds = check_table(table)
-    return _swap_leaves_action(check_counts(counts), melds, _option(option, melds), _rules(rules))
+    melds = require_table(table)
+    return _swap_leaves_action(require_counts(counts), melds, _option(option, melds), _rules(rules))
 
 
 def find_action(
@@ -393,5 +371,8 @@ def find_action(
 ) -> Action | None:
     """An action the player can take now, swaps first where they are needed, or None (dead)."""
     return _find_action(
-        check_counts(counts), check_table(table), flag(passport, "passport"), _rules(rules)
+        require_counts(counts),
+        require_table(table),
+        require_flag(passport, "passport"),
+        _rules(rules),
     )

@@ -35,7 +35,14 @@ from penang_lib.meld_count import clear_caches as _clear_meld_caches
 from penang_lib.melds import MAX_RUN, SET, Meld, position_rank
 from penang_lib.moves import DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.rules import MAX_PLAYERS, Rules
-from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, optional_whole, shown, whole
+from penang_lib.validate import (
+    MAX_SEED,
+    ArgumentTypeError,
+    cut,
+    require_optional_whole,
+    require_whole,
+    shown,
+)
 from penang_lib.view import Option, PlayerView
 from penang_lib.view import clear_caches as _clear_view_caches
 
@@ -78,7 +85,7 @@ class Bot(Protocol):
 
 
 def _bot_seed(seed: object) -> int | None:
-    return optional_whole(seed, "a bot's seed")
+    return require_optional_whole(seed, "a bot's seed")
 
 
 def _view(view: object) -> PlayerView:
@@ -291,7 +298,7 @@ class CarefulBot:
 
     def __init__(self, seed: int | None = None, near_death: int = 2) -> None:
         self.seed = _bot_seed(seed)
-        self.near_death = whole(near_death, "near_death", 0, 1000)
+        self.near_death = require_whole(near_death, "near_death", 0, 1000)
 
     def choose(self, view: PlayerView) -> Choice:
         forced = _forced_choice(view)
@@ -523,7 +530,7 @@ def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]
 
     Raises `ValueError` naming an unknown bot or an empty list.
     """
-    players = whole(players, "players", 1, MAX_PLAYERS)
+    players = require_whole(players, "players", 1, MAX_PLAYERS)
     if bots is None:
         names: list[str] = list(DEFAULT_BOTS)
     elif isinstance(bots, str):
@@ -549,7 +556,7 @@ def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]
 
 def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
     """The bots of one deal, each seeded from the deal's seed and its seat."""
-    seed = whole(seed, "seed", 0)
+    seed = require_whole(seed, "seed", 0)
     if isinstance(names, str) or not isinstance(names, Sequence):
         raise ArgumentTypeError(f"names should be a list of bot names, not {shown(names)}")
     return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
@@ -563,8 +570,8 @@ def _play(
     record: Callable[[Choice], None] | None,
 ) -> Deal:
     rules = Rules.of(rules)
-    rules.check_deal(players)
-    seed = whole(seed, "seed", 0, MAX_SEED)
+    rules.require_deal(players)
+    seed = require_whole(seed, "seed", 0, MAX_SEED)
     names = bot_names(bots, players)
     deal = Deal(players=players, seed=seed, rules=rules)
     seats = seat_bots(names, seed)

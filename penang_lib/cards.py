@@ -15,7 +15,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Final
 
-from penang_lib.validate import ArgumentTypeError, cut, shown, whole
+from penang_lib.validate import ArgumentTypeError, cut, require_whole, shown
 
 SUITS: Final = "SHDC"
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -60,7 +60,7 @@ def _rank(rank: object) -> int:
     """A card rank from 1 (ace) to 14 (a high ace), or a `ValueError` / `ArgumentTypeError`."""
     if rank.__class__ is int and 1 <= rank <= 14:
         return rank
-    return whole(rank, "a rank", 1, 14)
+    return require_whole(rank, "a rank", 1, 14)
 
 
 def rank_text(rank: int) -> str:
@@ -111,7 +111,7 @@ class Card:
             or (self.as_rank is not None and self.as_rank.__class__ is not int)
             or (self.as_suit is not None and self.as_suit.__class__ is not str)
         ):
-            self._check_types()
+            self._require_types()
         if self.rank == JOKER_RANK:
             object.__setattr__(self, "index", JOKER_INDEX)
             suit_order = SUITS.index(self.as_suit) if self.as_suit else -1
@@ -135,7 +135,7 @@ class Card:
             object.__setattr__(self, "order", (SUITS.index(self.suit), self.rank, 0))
         object.__setattr__(self, "_symbol", self._symbol_text())
 
-    def _check_types(self) -> None:
+    def _require_types(self) -> None:
         if self.rank.__class__ is not int:
             raise ArgumentTypeError(
                 f"a card's rank should be a whole number (1 ace to 13 king, 0 a joker), "
@@ -173,7 +173,7 @@ class Card:
     @staticmethod
     def from_index(index: int) -> Card:
         """The card at `index` of a count vector (52 is the joker)."""
-        index = whole(index, "a card index", 0, JOKER_INDEX)
+        index = require_whole(index, "a card index", 0, JOKER_INDEX)
         if index == JOKER_INDEX:
             return JOKER
         return NATURALS[index]
@@ -485,8 +485,6 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
 Counts = tuple[int, ...]
 """A hand as 53 counts: one per natural card (suit-major) and the joker count last."""
 
-EMPTY_COUNTS: Final[Counts] = (0,) * 53
-
 
 def to_counts(cards: Iterable[Card]) -> Counts:
     """The count vector of some cards (joker notes are dropped)."""
@@ -496,7 +494,7 @@ def to_counts(cards: Iterable[Card]) -> Counts:
     return tuple(counts)
 
 
-def check_counts(counts: object, name: str = "counts") -> Counts:
+def require_counts(counts: object, name: str = "counts") -> Counts:
     """`counts` as a count vector: 53 whole numbers from 0 (52 naturals, then the jokers)."""
     if isinstance(counts, str | bytes) or not isinstance(counts, Sequence):
         raise ArgumentTypeError(
@@ -504,12 +502,12 @@ def check_counts(counts: object, name: str = "counts") -> Counts:
         )
     if len(counts) != JOKER_INDEX + 1:
         raise ValueError(f"{name} should hold 53 counts (52 cards, then jokers), not {len(counts)}")
-    return tuple(whole(n, f"a count in {name}", 0, MAX_COPIES) for n in counts)
+    return tuple(require_whole(n, f"a count in {name}", 0, MAX_COPIES) for n in counts)
 
 
 def from_counts(counts: Sequence[int]) -> list[Card]:
     """The cards of a count vector, in display order."""
-    return cards_of(check_counts(counts))
+    return cards_of(require_counts(counts))
 
 
 def cards_of(counts: Counts) -> list[Card]:
@@ -524,8 +522,8 @@ def cards_of(counts: Counts) -> list[Card]:
 
 def full_deck(packs: int = 2, jokers: int = 6) -> list[Card]:
     """`packs` standard 52-card packs plus `jokers` jokers, in pack order (rule `deck`)."""
-    packs = whole(packs, "packs", 1, MAX_PACKS)
-    jokers = whole(jokers, "jokers", 0, MAX_JOKERS)
+    packs = require_whole(packs, "packs", 1, MAX_PACKS)
+    jokers = require_whole(jokers, "jokers", 0, MAX_JOKERS)
     deck = [NATURALS[i] for _ in range(packs) for i in range(52)]
     return deck + [JOKER] * jokers
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from itertools import islice, product
 from operator import mul
 
-from penang_lib.analysis import Action, check_table, unchecked_find_action
+from penang_lib.analysis import Action, require_table, unchecked_find_action
 from penang_lib.cards import (
     MAX_JOKERS,
     MAX_PACKS,
@@ -19,9 +19,9 @@ from penang_lib.cards import (
     Counts,
     a_rank,
     cards_symbols,
-    check_counts,
     rank_name,
     read_cards,
+    require_counts,
     to_counts,
 )
 from penang_lib.melds import (
@@ -36,7 +36,13 @@ from penang_lib.melds import (
     set_readings,
 )
 from penang_lib.rules import Rules
-from penang_lib.validate import ArgumentTypeError, flag, optional_whole, shown, whole
+from penang_lib.validate import (
+    ArgumentTypeError,
+    require_flag,
+    require_optional_whole,
+    require_whole,
+    shown,
+)
 
 CardsLike = str | Card | Iterable[Card | str]
 MeldLike = Meld | CardsLike
@@ -101,7 +107,7 @@ def _rules(rules: object) -> Rules:
 
 
 def _copies(copies: object) -> int | None:
-    return optional_whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
+    return require_optional_whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
 
 
 def _parsed(cards: object, name: str = "cards") -> list[Card]:
@@ -123,8 +129,8 @@ def copies_problem(cards: Sequence[Card], copies: int, jokers: int) -> str | Non
         and 1 <= copies <= MAX_PACKS
         and 0 <= jokers <= MAX_JOKERS
     ):
-        whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
-        whole(jokers, "jokers", 0, MAX_JOKERS)
+        require_whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
+        require_whole(jokers, "jokers", 0, MAX_JOKERS)
     if isinstance(cards, str):
         _parsed(cards)
     try:
@@ -272,15 +278,23 @@ def _first_fit(
     return first_problem
 
 
-def lay_off_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
-    """`check_lay_off` on a parsed card (see there)."""
+def _table_and_copies(
+    meld: MeldLike, card: Card, rules: Rules, copies: int | None
+) -> tuple[Verdict, int]:
+    """The opening of the lay-off and swap verdicts: the card and rules checked, the number of
+    copies of each card (the rules' packs unless given), and the table meld read."""
     if card.__class__ is not Card:
         _a_card(card)
     if rules.__class__ is not Rules:
         _rules(rules)
     copies = rules.packs if copies is None else _copies(copies)
     assert copies is not None
-    table = table_readings(meld, rules, copies)
+    return table_readings(meld, rules, copies), copies
+
+
+def lay_off_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
+    """`check_lay_off` on a parsed card (see there)."""
+    table, copies = _table_and_copies(meld, card, rules, copies)
     if not table.ok:
         return table
     found = _first_fit(table, lambda reading: reading.lay_off_results(card), copies, rules)
@@ -348,13 +362,7 @@ def check_lay_off(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -
 
 def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
     """`check_swap` on a parsed card (see there)."""
-    if card.__class__ is not Card:
-        _a_card(card)
-    if rules.__class__ is not Rules:
-        _rules(rules)
-    copies = rules.packs if copies is None else _copies(copies)
-    assert copies is not None
-    table = table_readings(meld, rules, copies)
+    table, copies = _table_and_copies(meld, card, rules, copies)
     if not table.ok:
         return table
     if card.is_joker:
@@ -412,7 +420,7 @@ def deadwood_points(cards: CardsLike, rules: Rules | None = None) -> int:
 
 def counts_points(counts: Sequence[int], rules: Rules) -> int:
     """`deadwood_points` of a count vector."""
-    return unchecked_counts_points(check_counts(counts), _rules(rules))
+    return unchecked_counts_points(require_counts(counts), _rules(rules))
 
 
 def unchecked_counts_points(counts: Sequence[int], rules: Rules) -> int:
@@ -434,7 +442,10 @@ def _action_sentence(action: Action) -> str:
 def action_verdict(counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules) -> Verdict:
     """`can_play` on a count vector and read table melds."""
     return unchecked_action_verdict(
-        check_counts(counts), check_table(table), flag(passport, "passport"), _rules(rules)
+        require_counts(counts),
+        require_table(table),
+        require_flag(passport, "passport"),
+        _rules(rules),
     )
 
 
@@ -477,7 +488,7 @@ def can_play(
     """
     rules = Rules.of(rules)
     cards = _cards(hand, "hand")
-    passport = flag(passport, "passport")
+    passport = require_flag(passport, "passport")
     if isinstance(table, str | bytes | Meld) or not isinstance(table, Iterable):
         raise ArgumentTypeError(
             f"table should be a list of melds, e.g. ['5H 6H 7H'], not {shown(table)}"

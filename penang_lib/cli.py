@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from penang_lib import __version__
 from penang_lib.checks import Verdict, check_lay_off, check_meld, check_swap
-from penang_lib.compiled import STATE
+from penang_lib.compiled import engine_runs
 from penang_lib.moves import IllegalMove
 from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut
 
@@ -68,7 +68,7 @@ def _players(text: str) -> int:
 
     number = _int(text)
     try:
-        Rules().check_players(number)
+        Rules().require_players(number)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return number
@@ -141,10 +141,10 @@ def _bots(text: str) -> tuple[str, ...]:
 
 
 def _rule_ids(text: str) -> list[str]:
-    from penang_lib.showcase import check_rule_ids
+    from penang_lib.showcase import require_rule_ids
 
     try:
-        return check_rule_ids(text.split(","))
+        return require_rule_ids(text.split(","))
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -313,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version",
         action="version",
-        version=f"penang-rummy {__version__}, engine {STATE.reason}",
+        version=f"penang-rummy {__version__}, engine {engine_runs()}",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = sub.add_parser(

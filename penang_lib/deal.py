@@ -50,13 +50,12 @@ from penang_lib.moves import (
     MeldMove,
     Move,
     Swap,
-    check_move,
     parse_move,
+    require_move,
 )
 from penang_lib.rules import EndCondition, Rules
 from penang_lib.table_index import TableInfo, table_info, takes_a_joker
-from penang_lib.validate import ArgumentTypeError, shown, whole
-from penang_lib.validate import seed as check_seed
+from penang_lib.validate import ArgumentTypeError, join_names, require_seed, require_whole, shown
 
 
 class Phase(str, Enum):
@@ -94,7 +93,7 @@ class Termination(str, Enum):
 def _seats(seats: Sequence[int], names: Sequence[str] | None) -> str:
     """Seats in words: "seat 2", "seats 0 and 3" (or the players' names when given)."""
     words = [names[s] for s in seats] if names is not None else [str(s) for s in seats]
-    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    joined = join_names(words)
     if names is not None:
         return joined
     return f"seat {joined}" if len(words) == 1 else f"seats {joined}"
@@ -112,7 +111,7 @@ class Outcome:
     def describe(self, names: Sequence[str] | None = None) -> str:
         """The outcome in plain words, naming seats by number or, given `names` (one per seat),
         by name."""
-        names = check_names(names, len(self.scores))
+        names = require_names(names, len(self.scores))
         who = _seats(self.winners, names)
         shared = len(self.winners) > 1
         if self.termination is Termination.GAME:
@@ -141,7 +140,7 @@ MAX_NAME = 40
 _PLAIN_MOVES = (EndTurn, DeclareDead, DeclareGame)
 
 
-def check_names(names: object, players: int) -> tuple[str, ...] | None:
+def require_names(names: object, players: int) -> tuple[str, ...] | None:
     """The players' names, one per seat, each 1 to `MAX_NAME` characters and all different;
     None (or an empty list) for the default names."""
     if names is None:
@@ -258,12 +257,12 @@ class Deal:
                     f"{shown(hands)}"
                 )
             players = len(hands)
-            self.rules.check_players(players)
+            self.rules.require_players(players)
         else:
-            players = whole(players, "players")
-            self.rules.check_deal(players)
+            players = require_whole(players, "players")
+            self.rules.require_deal(players)
         self.players = players
-        chosen = check_seed(seed)
+        chosen = require_seed(seed)
         self.seed: int = random.randrange(2**32) if chosen is None else chosen
         rng = random.Random(self.seed)
         self.copies = self.rules.packs_for(players)
@@ -271,7 +270,7 @@ class Deal:
         drawn = rng.randrange(players)  # always drawn, so a given dealer keeps the same shuffle
         if dealer is None:
             dealer = drawn
-        dealer = whole(dealer, "dealer")
+        dealer = require_whole(dealer, "dealer")
         if not 0 <= dealer < players:
             raise ValueError(f"the dealer must be a seat from 0 to {players - 1} (rule dealer)")
         self.dealer = dealer
@@ -296,7 +295,7 @@ class Deal:
             for hand in dealt:
                 for card in hand:
                     stock.remove(card)
-        self.names = check_names(names, players) or DEFAULT_NAMES[:players]
+        self.names = require_names(names, players) or DEFAULT_NAMES[:players]
         self.initial_hands: tuple[Counts, ...] = tuple(to_counts(h) for h in dealt)
         self.stock: Counts = to_counts(stock)
         self.hands: list[Counts] = list(self.initial_hands)
@@ -331,7 +330,7 @@ class Deal:
         """`player` as a seat of this deal, or a sentence saying why it is not one."""
         if player.__class__ is int and 0 <= player < self.players:
             return player
-        return whole(player, name, 0, self.players - 1)
+        return require_whole(player, name, 0, self.players - 1)
 
     def hand(self, player: int | None = None) -> list[Card]:
         """The cards in a player's hand (the player to move by default), in display order."""
@@ -492,7 +491,7 @@ class Deal:
     def is_legal(self, move: Move, player: int | None = None) -> bool:
         return self.explain_illegal(move, player) is None
 
-    def _check_move(self, move: object, player: object) -> None:
+    def _require_move(self, move: object, player: object) -> None:
         """A move value whose fields have the right types, and a seat (or None) for `player`;
         otherwise an `ArgumentTypeError` naming what is wrong, or an `IllegalMove` (rule
         `turn-order`) for a seat number that is not at this table."""
@@ -518,9 +517,9 @@ class Deal:
                         "(parse_move reads text such as 'meld 5H 6H 7H')"
                     )
         elif cls not in _PLAIN_MOVES:
-            check_move(move)
+            require_move(move)
         if player is not None and not (player.__class__ is int and 0 <= player < self.players):
-            player = whole(player, "player")  # a seat number, or an ArgumentTypeError
+            player = require_whole(player, "player")  # a seat number, or an ArgumentTypeError
             raise IllegalMove(
                 "turn-order",
                 f"There is no seat {player} at this table: its seats are 0 to {self.players - 1}.",
@@ -532,16 +531,16 @@ class Deal:
         cls = move.__class__
         if cls is LayOff or cls is Swap:
             if move.target.__class__ is not int or move.card.__class__ is not Card:  # type: ignore[union-attr]
-                self._check_move(move, player)
+                self._require_move(move, player)
         elif cls is MeldMove:
             for card in move.cards:  # type: ignore[union-attr]
                 if card.__class__ is not Card:
-                    self._check_move(move, player)
+                    self._require_move(move, player)
                     break
         elif cls not in _PLAIN_MOVES:
-            self._check_move(move, player)
+            self._require_move(move, player)
         if player is not None and not (player.__class__ is int and 0 <= player < self.players):
-            self._check_move(move, player)
+            self._require_move(move, player)
         me = self.turn
         name = self.names[me]
         if self.phase is _OVER:

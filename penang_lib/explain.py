@@ -11,19 +11,13 @@ from penang_lib.deal import DEFAULT_NAMES
 from penang_lib.events import Event
 from penang_lib.melds import Kind
 from penang_lib.validate import ArgumentTypeError, shown
+from penang_lib.validate import join_names as join_names  # the engine's refusals join names too
 
 
 def _who(player: int | None, names: Sequence[str]) -> str:
     if player is None:
         return "The table"
     return names[player] if 0 <= player < len(names) else f"Player {player + 1}"
-
-
-def join_names(names: Sequence[str]) -> str:
-    """Names joined as a sentence says them: "East", "East and South", "East, South and West"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _cards_word(n: int) -> str:
@@ -158,7 +152,7 @@ def _end(e: Event, names: Sequence[str]) -> str:
 def _scoring(e: Event, names: Sequence[str]) -> str:
     counts = ", ".join(f"{_who(p, names)} {c}" for p, c in enumerate(e.counts))
     winners = [_who(int(w), names) for w in e.detail.split(",") if w]
-    won = " and ".join(winners)
+    won = join_names(winners)
     verb = "share the win" if len(winners) > 1 else "wins"
     return f"Counts (the points of the cards left in each hand): {counts}. {won} {verb}."
 

@@ -17,10 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from penang_lib.deal import Deal, check_names
+from penang_lib.deal import Deal, require_names
 from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, DealerSystem, Rules
-from penang_lib.validate import ArgumentTypeError, seats, shown, whole
-from penang_lib.validate import seed as check_seed
+from penang_lib.validate import ArgumentTypeError, require_seats, require_seed, require_whole, shown
 
 MAX_DEALS: Final = 1000
 """The longest match that may be agreed."""
@@ -34,11 +33,11 @@ def next_dealer(
         raise ArgumentTypeError(
             f"scores should be a list of counts, one per player, not {shown(scores)}"
         )
-    players = whole(len(scores), "the number of scores", MIN_PLAYERS, MAX_PLAYERS)
+    players = require_whole(len(scores), "the number of scores", MIN_PLAYERS, MAX_PLAYERS)
     for score in scores:
-        whole(score, "a score", 0)
-    previous = whole(previous, "previous (the last dealer's seat)", 0, players - 1)
-    chosen = seats(winners, "winners", players)
+        require_whole(score, "a score", 0)
+    previous = require_whole(previous, "previous (the last dealer's seat)", 0, players - 1)
+    chosen = require_seats(winners, "winners", players)
     if not isinstance(system, DealerSystem):
         raise ArgumentTypeError(f"system should be a DealerSystem, not {shown(system)}")
     if system is DealerSystem.WINNER and not chosen:
@@ -69,19 +68,19 @@ class Match:
         names: Sequence[str] | None = None,
     ) -> None:
         self.rules = Rules.of(rules)
-        players = whole(players, "players")
-        self.rules.check_deal(players)
-        deals = whole(deals, "deals")
+        players = require_whole(players, "players")
+        self.rules.require_deal(players)
+        deals = require_whole(deals, "deals")
         if deals < 1:
             raise ValueError("a match has at least one deal")
         if deals > MAX_DEALS:
             raise ValueError(f"a match has at most {MAX_DEALS} deals, not {deals}")
         self.players = players
         self.length = deals
-        chosen = check_seed(seed)
+        chosen = require_seed(seed)
         self.seed: int = random.randrange(2**32) if chosen is None else chosen
         self._rng = random.Random(self.seed)
-        named = check_names(names, players)
+        named = require_names(names, players)
         self.names: Sequence[str] | None = list(named) if named is not None else None
         self.deals: list[Deal] = []
         self.dealer = self._rng.randrange(players)

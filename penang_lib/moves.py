@@ -229,7 +229,7 @@ class LegalMoves(Collection[Move]):
         `ArgumentTypeError` saying what it should be, as `Deal.is_legal` does."""
         if self._contains is not None:
             return self._contains(move)  # type: ignore[arg-type]
-        check_move(move)
+        require_move(move)
         return any(listed == move for listed in self._iterate())
 
     def __bool__(self) -> bool:
@@ -265,7 +265,7 @@ def _target(text: str, whole: str) -> int:
     return int(text)
 
 
-def check_move(move: object, name: str = "move") -> Move:
+def require_move(move: object, name: str = "move") -> Move:
     """`move` when it is a move value; an `ArgumentTypeError` saying what it should be (text
     is read by `parse_move`)."""
     if move.__class__ in MOVE_CLASSES:
@@ -370,7 +370,7 @@ def parse_move(text: str) -> Move:
 
 def move_to_dict(move: Move) -> dict[str, Any]:
     """A JSON-ready description of a move (`type` plus its cards and target)."""
-    check_move(move)
+    require_move(move)
     out: dict[str, Any] = {"type": move.type}
     if isinstance(move, MeldMove):
         out["cards"] = cards_text(move.cards)

@@ -22,14 +22,13 @@ NAME = "penang"
 TITLE = "Penang Rummy lessons"
 """The site's entry in the JupyterLab launcher."""
 START_TIMEOUT = 120.0
-"""Seconds jupyter-server-proxy waits for the site to answer after starting it. The site
-answers once Voila listens (5 to 20 s measured here on 2 busy cores); a small Binder or Hub
-server can be slower."""
+"""Seconds jupyter-server-proxy waits for the site to answer after starting it: the site
+answers once Voila listens, which a small Binder or Hub server may take a while to reach."""
 POOL = 0
 """Kernels kept ready per lesson behind a Jupyter server. A Jupyter server serves one learner,
-who opens one lesson at a time, so a kernel is started when a lesson page is asked for (2 to 4
-s measured here). A pool of one per lesson would keep ten kernels (about 1.1 GB) per learner
-and, while it fills, make the first lesson page slower (about 9 s measured here)."""
+who opens one lesson at a time, so a kernel is started when a lesson page is asked for; a pool
+of one per lesson would keep a kernel per lesson per learner and, while it fills, make the first
+lesson page slower."""
 
 
 def command(python: str | None = None) -> list[str]:

@@ -16,7 +16,7 @@ from penang_lib.cards import cards_of, cards_text
 from penang_lib.deal import Deal
 from penang_lib.moves import IllegalMove, move_from_dict, move_to_dict
 from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from penang_lib.validate import MAX_SEED, ArgumentTypeError, shown, whole
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, require_whole, shown
 
 FORMAT = "penang-rummy/deal"
 VERSION = 1
@@ -61,7 +61,7 @@ def dumps(deal: Deal, indent: int | None = 2) -> str:
     line)."""
     record = to_record(deal)
     if indent is not None:
-        indent = whole(indent, "indent", 0, MAX_INDENT)
+        indent = require_whole(indent, "indent", 0, MAX_INDENT)
     return json.dumps(record, indent=indent, ensure_ascii=False)
 
 
@@ -91,7 +91,7 @@ def from_record(data: dict[str, Any] | str) -> Deal:
         raise ArgumentTypeError(
             f"from_record takes a record (a dict or its JSON text), not {shown(data)}"
         )
-    _check_kind(data)
+    _require_kind(data)
     players = _whole(data, "players", MIN_PLAYERS, MAX_PLAYERS)
     dealer = _whole(data, "dealer", 0, players - 1)
     names = data.get("names")
@@ -133,11 +133,11 @@ def from_record(data: dict[str, Any] | str) -> Deal:
         raise RecordError("'moves' should be a list of moves")
     for number, entry in enumerate(moves, start=1):
         _replay(deal, number, entry)
-    _check_outcome(data, deal)
+    _require_outcome(data, deal)
     return deal
 
 
-def _check_kind(data: Mapping[str, Any]) -> None:
+def _require_kind(data: Mapping[str, Any]) -> None:
     """The record says it is a deal record of a version this engine reads."""
     if "format" not in data:
         raise RecordError(f"the record has no 'format': a deal record says {FORMAT!r}")
@@ -174,7 +174,7 @@ def _replay(deal: Deal, number: int, entry: object) -> None:
         ) from None
 
 
-def _check_outcome(data: Mapping[str, Any], deal: Deal) -> None:
+def _require_outcome(data: Mapping[str, Any], deal: Deal) -> None:
     """The fields written for readers agree with the replayed deal."""
     players = deal.players
     final = _texts(data, "final_hands", players)

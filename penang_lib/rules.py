@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any, Final, TypeVar
 
 from penang_lib.cards import MAX_JOKERS, MAX_PACKS, rank_text
-from penang_lib.validate import ArgumentTypeError, shown, whole
+from penang_lib.validate import ArgumentTypeError, require_whole, shown
 
 
 class DealerSystem(str, Enum):
@@ -132,7 +132,7 @@ class Rules:
                 raise ArgumentTypeError(
                     f"the setting {f.name} should be true or false, not {shown(value)}"
                 )
-        self._check_numbers()
+        self._require_numbers()
         values = self._checked_values()
         object.__setattr__(self, "values", values)  # a copy: the caller's dict stays theirs
         end = _choice(self.end_condition, EndCondition, "end_condition")
@@ -146,7 +146,7 @@ class Rules:
         by_index = (*(by_rank[i % 13 + 1] for i in range(52)), by_rank[0])
         object.__setattr__(self, "_value_by_index", by_index)
 
-    def _check_numbers(self) -> None:
+    def _require_numbers(self) -> None:
         if not (1 <= self.packs <= MAX_PACKS and 1 <= self.packs_five_players <= MAX_PACKS):
             raise ValueError(
                 f"the deck holds from 1 to {MAX_PACKS} packs, not "
@@ -218,12 +218,12 @@ class Rules:
 
     def packs_for(self, players: int) -> int:
         """How many packs a deal of `players` uses."""
-        players = whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        players = require_whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
         return self.packs_five_players if players == 5 else self.packs
 
     def hand_size(self, players: int) -> int:
         """How many cards each player is dealt (rule `deal`)."""
-        self.check_players(players)
+        self.require_players(players)
         return self._hand_size(players)
 
     def _hand_size(self, players: int) -> int:
@@ -231,20 +231,20 @@ class Rules:
             return self.hand_size_two_players
         return self.hand_size_small if players == 3 else self.hand_size_large
 
-    def check_players(self, players: int) -> None:
+    def require_players(self, players: int) -> None:
         """Raise a `ValueError` naming rule `players` unless this many may play (and an
         `ArgumentTypeError` when `players` is not a whole number)."""
-        players = whole(players, "players")
+        players = require_whole(players, "players")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(
                 f"Penang Rummy is played by {self.min_players} to {self.max_players} players, "
                 f"not {players} (rule players)"
             )
 
-    def check_deal(self, players: int) -> None:
+    def require_deal(self, players: int) -> None:
         """Raise a `ValueError` unless a deal of `players` can be dealt under these rules: the
         player count is allowed (rule `players`) and the deck holds every hand (rule `deal`)."""
-        self.check_players(players)
+        self.require_players(players)
         packs = self.packs_for(players)
         deck = 52 * packs + self.jokers
         size = self._hand_size(players)
@@ -268,7 +268,7 @@ class Rules:
         if rank.__class__ is int and 0 <= rank <= 13:
             value: int = self._value_by_rank[rank]  # type: ignore[attr-defined]
             return value
-        whole(rank, "rank", 0, 13)
+        require_whole(rank, "rank", 0, 13)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def as_dict(self) -> dict[str, Any]:

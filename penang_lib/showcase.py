@@ -14,7 +14,7 @@ from penang_lib.deal import Deal
 from penang_lib.events import Event
 from penang_lib.meld_count import has_meld
 from penang_lib.rules import RULE_BOOK, Rules
-from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, shown, whole
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, cut, require_whole, shown
 
 MAX_LIMIT: Final = 1_000_000
 """The most seeds one `find_deal` may try (a rare set of rules can take hours to that)."""
@@ -27,7 +27,7 @@ MELD_EVENTS = frozenset({"run", "set"})
 """A meld shows as a `run` or a `set` event: either one shows rule `meld`."""
 
 
-def check_rule_ids(shows: Iterable[str]) -> list[str]:
+def require_rule_ids(shows: Iterable[str]) -> list[str]:
     """The rule ids, stripped and in order; `ValueError` naming any id not in the rule book.
 
     `shows` is a list of ids, or one text of comma-separated ids ("swap,dead.passport")."""
@@ -95,16 +95,16 @@ def find_deal(
     skipped without playing (a `dead.passport` needs a hand with no meld in it), so rare rules
     are worth a larger `limit`. Raises `ValueError` for an id not in `RULE_BOOK`.
     """
-    wanted = set(check_rule_ids(shows))
-    limit = whole(limit, "limit")
+    wanted = set(require_rule_ids(shows))
+    limit = require_whole(limit, "limit")
     if limit < 0:
         raise ValueError(f"limit cannot be negative ({limit})")
     if limit > MAX_LIMIT:
         raise ValueError(f"limit is at most {MAX_LIMIT:,} seeds, not {limit:,}")
-    start_seed = whole(start_seed, "start_seed", 0, MAX_SEED - max(limit - 1, 0))
+    start_seed = require_whole(start_seed, "start_seed", 0, MAX_SEED - max(limit - 1, 0))
     rules = Rules.of(rules)
-    players = whole(players, "players")
-    rules.check_deal(players)
+    players = require_whole(players, "players")
+    rules.require_deal(players)
     bot_names(bots, players)
     for seed in range(start_seed, start_seed + limit):
         if "dead.passport" in wanted and not _passport_can_fail(seed, players, rules):

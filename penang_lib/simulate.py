@@ -21,7 +21,7 @@ from penang_lib.bots import (
 )
 from penang_lib.deal import Deal, Status
 from penang_lib.rules import Rules
-from penang_lib.validate import MAX_SEED, ArgumentTypeError, shown, whole
+from penang_lib.validate import MAX_SEED, ArgumentTypeError, require_whole, shown
 
 if TYPE_CHECKING:  # pandas loads when a frame is made: playing a deal does not need it
     import pandas as pd
@@ -63,7 +63,7 @@ _WORKERS_GUESSED = 16
 chunks (an `Executor` does not say). Only the chunk size depends on it, never a result."""
 
 MAX_DEALS: Final = 10_000_000
-"""The most deals one `simulate` run plays (about nine hours on one core)."""
+"""The most deals one `simulate` run plays."""
 SEED_STEP: Final = 1_000_003
 """Deal number i of a run seeded s is dealt with seed s * SEED_STEP + i (`deal_seed`)."""
 
@@ -81,7 +81,7 @@ def usable_jobs(jobs: int) -> int:
 def deal_seed(seed: int, index: int) -> int:
     """The seed of deal number `index` (from 0) of a run seeded `seed`: with seed 0, deal i has
     seed i, so `penang-rummy deal --seed i` replays it."""
-    return whole(seed, "seed", 0) * SEED_STEP + whole(index, "index", 0)
+    return require_whole(seed, "seed", 0) * SEED_STEP + require_whole(index, "index", 0)
 
 
 def deal_rows(deal: Deal, index: int, names: Sequence[str]) -> list[tuple[Any, ...]]:
@@ -201,12 +201,12 @@ def simulate(
     action), `cards_left`, `count` (rule `scoring`), `outcome` ("game", "dead", "passport-dead" or
     "alive"), `won` (a shared win counts for each winner).
     """
-    deals = whole(deals, "deals")
+    deals = require_whole(deals, "deals")
     if deals < 0:
         raise ValueError(f"the number of deals cannot be negative ({deals})")
     if deals > MAX_DEALS:
         raise ValueError(f"a run plays at most {MAX_DEALS:,} deals, not {deals:,}")
-    if whole(jobs, "jobs") < 1:
+    if require_whole(jobs, "jobs") < 1:
         raise ValueError(f"jobs must be at least 1 ({jobs})")
     if executor is not None:
         if not isinstance(executor, Executor):
@@ -220,7 +220,7 @@ def simulate(
                 "(leave jobs at 1 when you give an executor)"
             )
     jobs = usable_jobs(jobs)
-    seed = whole(seed, "seed")
+    seed = require_whole(seed, "seed")
     top = max_run_seed(deals)
     if not 0 <= seed <= top:
         raise ValueError(
@@ -229,8 +229,8 @@ def simulate(
         )
     if progress is not None and not isinstance(progress, bool):
         raise ArgumentTypeError(f"progress should be True, False or None, not {shown(progress)}")
-    players = whole(players, "players")
-    Rules.of(rules).check_deal(players)
+    players = require_whole(players, "players")
+    Rules.of(rules).require_deal(players)
     names = bot_names(bots, players)
     show = deals >= _PROGRESS_FROM if progress is None else progress
     bar = _progress_bar(deals) if show else None

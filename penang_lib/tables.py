@@ -20,7 +20,13 @@ from penang_lib.events import Event
 from penang_lib.explain import explain
 from penang_lib.match import Match, next_dealer
 from penang_lib.rules import DealerSystem
-from penang_lib.validate import ArgumentTypeError, optional_whole, seats, shown, whole
+from penang_lib.validate import (
+    ArgumentTypeError,
+    require_optional_whole,
+    require_seats,
+    require_whole,
+    shown,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -66,7 +72,9 @@ def hands_frame(deal: Deal, show: Iterable[int] | None = None) -> pd.DataFrame:
     `cards` is None and `points` is missing: only `card_count` tells how big the hand is.
     """
     _deal(deal)
-    seen = set(range(deal.players)) if show is None else set(seats(show, "show", deal.players))
+    seen = (
+        set(range(deal.players)) if show is None else set(require_seats(show, "show", deal.players))
+    )
     rows = []
     for seat in range(deal.players):
         visible = seat in seen
@@ -125,7 +133,7 @@ def log_frame(deal: Deal, steps: int | None = None) -> pd.DataFrame:
     of the move's first event), `rules` (every event's id) and `sentence` (what `explain` says of
     its events)."""
     _deal(deal)
-    steps = optional_whole(steps, "steps", 0)
+    steps = require_optional_whole(steps, "steps", 0)
     count = len(deal.move_stack) if steps is None else min(steps, len(deal.move_stack))
     turns = move_turns(deal)
     rows = []
@@ -221,7 +229,7 @@ def dealer_reason(match: Match, deal: Deal, chosen: int) -> str:
     names = match_names(match)
     if _deal(deal).players != match.players:
         raise ValueError(f"this deal has {deal.players} players, the match {match.players}")
-    chosen = whole(chosen, "chosen (the next dealer's seat)", 0, match.players - 1)
+    chosen = require_whole(chosen, "chosen (the next dealer's seat)", 0, match.players - 1)
     who = names[chosen]
     scores = deal.scores
     if match.rules.dealer_system is DealerSystem.WINNER:
@@ -264,7 +272,7 @@ def changes(events: Sequence[Event], seat: int | None = None) -> Changes:
     for event in events:
         if not isinstance(event, Event):
             raise ArgumentTypeError(f"events should hold only Event values, not {shown(event)}")
-    seat = optional_whole(seat, "seat", 0)
+    seat = require_optional_whole(seat, "seat", 0)
     left: list[Card] = []
     taken: list[Card] = []
     melds: list[int] = []
@@ -297,7 +305,7 @@ def step_changes(deal: Deal, step: int) -> Changes:
     """The `Changes` of move number `step` (from 1) of `deal`; step 0 is the deal itself. A step
     past the last move raises `IndexError`, as a list does."""
     _deal(deal)
-    step = whole(step, "step")
+    step = require_whole(step, "step")
     if step == 0:
         return changes(deal.start_events)
     if not 1 <= step <= len(deal.move_stack):

@@ -1,5 +1,6 @@
 """Checking what comes in from outside: each public function checks its arguments where they
 enter, and a bad one is refused with one sentence naming it (the malformed-input contract).
+Each check is named `require_*` (a `check_*` name is a rule verdict, such as `check_meld`).
 
 - A value of the wrong type (text or None where a number is wanted, a bool for a whole number)
   raises `ArgumentTypeError`: a `TypeError`, and also a `ValueError`, so code written against the
@@ -43,7 +44,14 @@ def cut(text: str, limit: int = MAX_SHOWN) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def whole(
+def join_names(names: Sequence[str]) -> str:
+    """Names joined as a sentence says them: "East", "East and South", "East, South and West"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def require_whole(
     value: object,
     name: str,
     low: int | None = None,
@@ -72,35 +80,35 @@ def whole(
     return number
 
 
-def optional_whole(
+def require_optional_whole(
     value: object, name: str, low: int | None = None, high: int | None = None
 ) -> int | None:
-    """`whole`, with None let through."""
-    return None if value is None else whole(value, name, low, high)
+    """`require_whole`, with None let through."""
+    return None if value is None else require_whole(value, name, low, high)
 
 
-def seed(value: object, name: str = "seed") -> int | None:
+def require_seed(value: object, name: str = "seed") -> int | None:
     """A seed: None (draw one) or a whole number from 0 to `MAX_SEED`."""
     if value is None:
         return None
-    return whole(value, name, 0, MAX_SEED)
+    return require_whole(value, name, 0, MAX_SEED)
 
 
-def flag(value: object, name: str) -> bool:
+def require_flag(value: object, name: str) -> bool:
     """`value` as True or False (a number or text is an `ArgumentTypeError`)."""
     if not isinstance(value, bool):
         raise ArgumentTypeError(f"{name} should be True or False, not {shown(value)}")
     return value
 
 
-def text(value: object, name: str) -> str:
+def require_text(value: object, name: str) -> str:
     """`value` as text."""
     if not isinstance(value, str):
         raise ArgumentTypeError(f"{name} should be text, not {shown(value)}")
     return value
 
 
-def texts(value: object, name: str, size: int | None = None) -> list[str]:
+def require_texts(value: object, name: str, size: int | None = None) -> list[str]:
     """`value` as a list (or tuple) of texts, `size` of them when given."""
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise ArgumentTypeError(f"{name} should be a list of texts, not {shown(value)}")
@@ -113,14 +121,14 @@ def texts(value: object, name: str, size: int | None = None) -> list[str]:
     return items
 
 
-def seats(value: object, name: str, players: int) -> list[int]:
+def require_seats(value: object, name: str, players: int) -> list[int]:
     """`value` as a list of seat numbers from 0 to `players` - 1."""
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
         raise ArgumentTypeError(f"{name} should be a list of seat numbers, not {shown(value)}")
-    return [whole(item, f"a seat in {name}", 0, players - 1) for item in value]
+    return [require_whole(item, f"a seat in {name}", 0, players - 1) for item in value]
 
 
-def instance(value: object, kind: type, name: str, what: str) -> Any:
+def require_instance(value: object, kind: type, name: str, what: str) -> Any:
     """`value` itself when it is a `kind`; otherwise an `ArgumentTypeError` saying `what` it
     should be."""
     if not isinstance(value, kind):

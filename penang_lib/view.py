@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final, TypeVar, cast
 
 from penang_lib import analysis
-from penang_lib.analysis import check_table
+from penang_lib.analysis import require_table
 from penang_lib.cards import (
     JOKER_INDEX,
     MAX_PACKS,
@@ -23,7 +23,7 @@ from penang_lib.cards import (
     Card,
     Counts,
     cards_of,
-    check_counts,
+    require_counts,
 )
 from penang_lib.deal import Deal, Phase, Status
 from penang_lib.meld_count import (
@@ -48,7 +48,13 @@ from penang_lib.moves import (
 from penang_lib.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from penang_lib.table_index import clear_caches as _clear_table_caches
 from penang_lib.table_index import table_info, takes_a_joker
-from penang_lib.validate import ArgumentTypeError, flag, instance, shown, whole
+from penang_lib.validate import (
+    ArgumentTypeError,
+    require_flag,
+    require_instance,
+    require_whole,
+    shown,
+)
 
 T = TypeVar("T")
 _OVER: Final = Phase.OVER  # read once: a member looked up on its enum class is slow
@@ -132,30 +138,30 @@ class PlayerView:
         turn_number: int,
         over: bool = False,
     ) -> None:
-        players = whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
-        self.seat = whole(seat, "seat", 0, players - 1)
+        players = require_whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        self.seat = require_whole(seat, "seat", 0, players - 1)
         self.players = players
         self.names = tuple(_per_seat(names, "names", players, str, "a name"))
-        self.rules = instance(rules, Rules, "rules", "a Rules")
-        self.copies = whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
-        self.counts = check_counts(counts)
-        self.table = tuple(check_table(table))
+        self.rules = require_instance(rules, Rules, "rules", "a Rules")
+        self.copies = require_whole(copies, "copies (packs in the deck)", 1, MAX_PACKS)
+        self.counts = require_counts(counts)
+        self.table = tuple(require_table(table))
         self._infos = tuple(table_info(meld) for meld in self.table)
         if isinstance(owners, str | bytes) or not isinstance(owners, Sequence):
             raise ArgumentTypeError(
                 f"owners should be a list of seats, one per table meld, not {shown(owners)}"
             )
-        self.owners = tuple(whole(o, "an owner in owners", 0, players - 1) for o in owners)
+        self.owners = tuple(require_whole(o, "an owner in owners", 0, players - 1) for o in owners)
         if len(self.owners) != len(self.table):
             raise ValueError("owners should name one seat per table meld")
         self.passports = tuple(
-            flag(p, "a passport in passports")
+            require_flag(p, "a passport in passports")
             for p in _per_seat(passports, "passports", players, bool, "True or False")
         )
         self.passport = self.passports[self.seat]
-        self.actions = whole(actions, "actions", 0)
+        self.actions = require_whole(actions, "actions", 0)
         self.hand_sizes = tuple(
-            whole(n, "a hand size", 0)
+            require_whole(n, "a hand size", 0)
             for n in _per_seat(hand_sizes, "hand_sizes", players, int, "a whole number")
         )
         if self.hand_sizes[self.seat] != sum(self.counts):
@@ -164,8 +170,8 @@ class PlayerView:
                 f"hand (counts) holds {sum(self.counts)}"
             )
         self.status = tuple(_per_seat(status, "status", players, Status, "a Status"))
-        self.turn_number = whole(turn_number, "turn_number", 1)
-        self.over = flag(over, "over")
+        self.turn_number = require_whole(turn_number, "turn_number", 1)
+        self.over = require_flag(over, "over")
         self._facts: HandFacts | None = None
         self._shape: Shape | None = None
         self._melds: int | None = None
@@ -365,7 +371,7 @@ class PlayerView:
         """Legal move number `k` (from 0) in the order of `legal_moves`. A number past the
         last move raises `IndexError`, as a list does."""
         if k.__class__ is not int:
-            k = whole(k, "the move number")
+            k = require_whole(k, "the move number")
         if k < 0:
             raise IndexError(f"legal moves are numbered from 0, not {shown(k)}")
         forced = self.forced()

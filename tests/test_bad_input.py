@@ -217,7 +217,7 @@ def test_a_value_out_of_range_is_one_sentence(call: Call, named: str) -> None:
 def test_the_deck_that_is_too_small_says_by_how_much() -> None:
     rules = Rules(hand_size_large=28)  # three players still fit: 3 x 25 of 110
     assert Deal(players=3, rules=rules).players == 3
-    error = refusal(lambda: rules.check_deal(4), ValueError)
+    error = refusal(lambda: rules.require_deal(4), ValueError)
     deck = 52 * rules.packs_for(4) + rules.jokers
     assert f"4 x 28 = {4 * 28}" in str(error) and f"only {deck}" in str(error)
     assert Rules(packs=1).packs == 1  # a one-pack rule set still checks melds

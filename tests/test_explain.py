@@ -136,6 +136,12 @@ def test_join_names_says_one_two_or_three_names_as_a_sentence_does() -> None:
     assert join_names(["East", "South", "West"]) == "East, South and West"
 
 
+def test_a_three_way_tie_is_said_with_the_one_join() -> None:
+    event = Event("scoring", counts=(13, 13, 40, 13), detail="0,1,3")
+    names = ["North", "East", "South", "West"]
+    assert "North, East and West share the win." in explain(event, names)
+
+
 def test_a_real_deal_skipping_two_dead_players_says_are() -> None:
     """The engine's own turn-order events with several dead players read in the plural."""
     seen = 0

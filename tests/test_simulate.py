@@ -8,7 +8,7 @@ import pytest
 from penang_lib import Rules, Status
 from penang_lib.bots import bot_names, play_deal, play_deal_explained
 from penang_lib.rules import EndCondition
-from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, rules_shown
+from penang_lib.showcase import SHOWCASE_BOTS, find_deal, require_rule_ids, rules_shown
 from penang_lib.simulate import COLUMNS, deal_seed, simulate, summary
 
 
@@ -186,4 +186,4 @@ def test_find_deal_refuses_unknown_rule_ids() -> None:
         find_deal(["swap", "bluff"])
     with pytest.raises(ValueError, match="at least one rule id"):
         find_deal([])
-    assert check_rule_ids([" swap", "game "]) == ["swap", "game"]
+    assert require_rule_ids([" swap", "game "]) == ["swap", "game"]

@@ -1,4 +1,4 @@
-"""ipywidgets views of penang_lib; no rule logic here.
+"""ipywidgets views of penang_lib.
 
 `DealStepper` steps through a deal, `MeldChecker` checks a learner's cards, `PlayTable` plays a
 deal against bots, `Quiz` asks questions whose answers come from the engine, and `MatchSheet`

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from penang_lib.validate import flag
+from penang_lib.validate import require_flag
 from widgets.render import FOUR_COLOUR, esc
 from widgets.shared import part, show, stylesheet
 
@@ -41,7 +41,7 @@ class KitWidget:
     _trouble: widgets.HTML
 
     def __init__(self, four_colour: bool = False) -> None:
-        self.four_colour = flag(four_colour, "four_colour")
+        self.four_colour = require_flag(four_colour, "four_colour")
         self._trouble = part(widgets.HTML, "")
         self._trouble.add_class("penang-trouble")
         show(self._trouble, False)
@@ -84,7 +84,7 @@ class KitWidget:
 
 
 SEND_WAIT_S = 0.01
-"""How long `send_now` waits at most for the output thread (it usually takes well under 1 ms)."""
+"""How long `send_now` waits at most for the output thread (seconds)."""
 
 
 def send_now() -> None:

@@ -1,5 +1,5 @@
 """The strategy lab's charts (lesson 10), drawn from the lab's data (`penang_lib.lab.build`, as
-cached in `notebooks/lessons/data/10_strategy_lab.json`). No rule logic and no simulation here.
+cached in `notebooks/lessons/data/10_strategy_lab.json`); they simulate nothing.
 
 Each function takes the lab data and returns a `Chart`: the matplotlib figure, its title, and a
 text alternative that says in words what the chart shows (for screen readers). A `Chart` shows

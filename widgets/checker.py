@@ -7,9 +7,9 @@ and lists every reading, jokers showing what they stand for. Against a table mel
 a plain joker that fits more than one place (either end of a run) lists each of them, since the
 player chooses. The hand to pick from is shown in the engine's display order, as at the play table.
 
-No rule logic lives here: every answer is a `Verdict` of `penang_lib.check_meld`,
-`check_lay_off` or `check_swap`, shown with its own sentence and rule id (a plain joker's places
-come from the engine's `Meld.lay_off_results`, each then judged by `check_lay_off`).
+Every answer is a `Verdict` of `penang_lib.check_meld`, `check_lay_off` or `check_swap`, shown
+with its own sentence and rule id (a plain joker's places come from the engine's
+`Meld.lay_off_results`, each then judged by `check_lay_off`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from penang_lib import (
     parse_cards,
 )
 from penang_lib.cards import card_classes, cards_symbols, read_cards, sort_cards
-from penang_lib.validate import ArgumentTypeError, shown, whole
-from penang_lib.validate import text as check_text
+from penang_lib.validate import ArgumentTypeError, require_text, require_whole, shown
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.shared import part
@@ -134,9 +133,9 @@ class MeldChecker(KitWidget):
         self.table: list[TableMeld] = [read_table_meld(m) for m in (table or ())]
         # In display order (suit, then rank, jokers last), as the play table shows a hand.
         self.hand: list[Card] = [] if hand is None else sort_cards(read_cards(hand, "hand"))
-        value = check_text(value, "value")
+        value = require_text(value, "value")
         if against is not None:
-            against = whole(against, "against")
+            against = require_whole(against, "against")
         self._syncing = False
 
         self.entry = part(

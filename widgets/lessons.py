@@ -14,8 +14,7 @@ from typing import Any
 
 from penang_lib import CardParseError, Deal, IllegalMove, Rules, parse_cards, parse_move
 from penang_lib.cards import cards_html
-from penang_lib.validate import ArgumentTypeError, shown
-from penang_lib.validate import text as check_text
+from penang_lib.validate import ArgumentTypeError, require_text, shown
 
 POSITION_KEYS = frozenset({"hands", "dealer", "moves", "names"})
 """What a prepared position may say: `hands` (one card text per seat, required), `dealer`
@@ -106,7 +105,7 @@ class Cards:
 
     def __init__(self, text: str, label: str = "") -> None:
         self.cards = parse_cards(text)
-        self.label = check_text(label, "label") or " ".join(c.name for c in self.cards)
+        self.label = require_text(label, "label") or " ".join(c.name for c in self.cards)
 
     def _repr_html_(self) -> str:
         return cards_html(self.cards, self.label)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
 from penang_lib.bots import bot_names
-from penang_lib.validate import ArgumentTypeError, cut, shown, whole
+from penang_lib.validate import ArgumentTypeError, cut, require_whole, shown
 from widgets.stepper import DealStepper, seeded_deal
 
 MAX_SEED = 2**32 - 1
@@ -64,8 +64,8 @@ def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful"
         raise ArgumentTypeError(
             f"a link's query should be text such as 'seed=5', not {shown(query)}"
         )
-    seed = whole(seed, "seed", 0, MAX_SEED)
-    players = whole(players, "players", 2, 5)
+    seed = require_whole(seed, "seed", 0, MAX_SEED)
+    players = require_whole(players, "players", 2, 5)
     bot_names(bots, players)  # the defaults themselves must be usable
     ignored: list[str] = []
     values: dict[str, str] = {}

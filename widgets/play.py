@@ -35,6 +35,7 @@ from penang_lib.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_m
 from penang_lib.cards import Card, card_classes, read_cards
 from penang_lib.deal import Deal, Status
 from penang_lib.events import Event
+from penang_lib.explain import join_names
 from penang_lib.moves import (
     DeclareDead,
     DeclareGame,
@@ -46,7 +47,7 @@ from penang_lib.moves import (
     Swap,
 )
 from penang_lib.rules import Rules
-from penang_lib.validate import ArgumentTypeError, whole
+from penang_lib.validate import ArgumentTypeError, require_whole
 from penang_lib.validate import shown as shown_value
 from penang_lib.view import PlayerView
 from widgets import render
@@ -134,7 +135,7 @@ class PlayTable(KitWidget):
             raise ArgumentTypeError(
                 f"deal should be a Deal (or None for a new one), not {shown_value(deal)}"
             )
-        seat = whole(seat, "seat")
+        seat = require_whole(seat, "seat")
         if not 0 <= seat < deal.players:
             raise ValueError(f"the learner's seat must be from 0 to {deal.players - 1}")
         self.seat = seat
@@ -648,7 +649,7 @@ class PlayTable(KitWidget):
         deal = self.deal
         me = self.seat
         if deal.is_over:
-            winners = " and ".join(deal.names[w] for w in deal.winners)
+            winners = join_names([deal.names[w] for w in deal.winners])
             head = f"The deal is over after {deal.turn_number} turns. Won by {winners}."
         elif mine:
             head = f"Your turn ({deal.names[me]}), turn {deal.turn_number}."

@@ -63,9 +63,8 @@ from penang_lib import (
 )
 from penang_lib.moves import Move
 from penang_lib.tables import hands_frame, table_frame
-from penang_lib.validate import flag, whole
+from penang_lib.validate import require_flag, require_text, require_whole
 from penang_lib.validate import shown as cut_repr
-from penang_lib.validate import text as check_text
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.lessons import position_deal
@@ -79,7 +78,6 @@ FORM_KEYS: dict[str, frozenset[str]] = {
     **{form: frozenset({form, "labels"}) for form in CHECKS},
     "position": frozenset({"position", "choices"}),
 }
-POSITION_KEYS = frozenset({"hands", "dealer", "moves", "names"})
 CAN_PLAY_KEYS = frozenset({"hand", "table", "passport"})
 DEFAULT_LABELS = ("Yes", "No")
 
@@ -345,9 +343,9 @@ class Quiz(KitWidget):
             raise QuestionError("A quiz takes a list of questions.")
         if not questions:
             raise QuestionError("A quiz needs at least one question.")
-        self.title = check_text(title, "title")
+        self.title = require_text(title, "title")
         self.rules = Rules.of(rules)
-        explained = flag(explained, "explained")
+        explained = require_flag(explained, "explained")
         self.questions: list[Question] = [
             build_question(i, q, self.rules, explained) for i, q in enumerate(questions, 1)
         ]
@@ -418,8 +416,8 @@ class Quiz(KitWidget):
 
     def answer(self, question: int, choice: int) -> None:
         """Answer question `question` (from 0) with button `choice`, as a click does."""
-        question = whole(question, "question", 0, len(self.buttons) - 1)
-        choice = whole(choice, "choice", 0, len(self.buttons[question]) - 1)
+        question = require_whole(question, "question", 0, len(self.buttons) - 1)
+        choice = require_whole(choice, "choice", 0, len(self.buttons[question]) - 1)
         self.buttons[question][choice].click()
 
     def reset(self) -> None:

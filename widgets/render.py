@@ -1,5 +1,5 @@
 """HTML for the widgets: the kit's one stylesheet, and cards, hands, melds and frames rendered
-from what `penang_lib` says. No rule logic: every word and every card comes from the engine.
+from what `penang_lib` says: the words and the cards come from the engine.
 
 Cards are the engine's own spans (`penang_lib.cards.card_html`) written without inline style, so
 the stylesheet below decides their look; a four-colour deck is one class on a widget's root.

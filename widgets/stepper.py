@@ -25,10 +25,9 @@ from penang_lib.bots import bot_names, play_deal_explained
 from penang_lib.deal import Deal
 from penang_lib.explain import join_names
 from penang_lib.rules import Rules
-from penang_lib.showcase import SHOWCASE_BOTS, check_rule_ids, find_deal, shown_by
+from penang_lib.showcase import SHOWCASE_BOTS, find_deal, require_rule_ids, shown_by
 from penang_lib.tables import Changes
-from penang_lib.validate import ArgumentTypeError, shown, texts
-from penang_lib.validate import text as check_text
+from penang_lib.validate import ArgumentTypeError, require_text, require_texts, shown
 from widgets import render
 from widgets.base import KitWidget, guarded, later, send_now
 from widgets.render import esc
@@ -39,9 +38,8 @@ PLAY_INTERVAL_MS = 1200
 
 DRAW_DELAY_S = 0.03
 """After a button has sent the explanation of the step it goes to, how long the kernel waits
-before it moves there and draws the rest (seconds). Meanwhile the browser shows the explanation:
-on two cores, drawing the table, the hands and the log at once made it arrive half as late again
-as a bare button's reply."""
+before it moves there and draws the rest (seconds). Meanwhile the browser shows the explanation,
+which drawing the table, the hands and the log at the same time would delay."""
 
 BUTTONS: tuple[tuple[str, str, str], ...] = (
     ("First", "fast-backward", "Go back to the deal as dealt, before any move"),
@@ -74,7 +72,7 @@ def seeded_deal(
     """The deal of `seed` played by `bots`, each bot's reason per move, and (with `page`) the
     address that opens it: `page?seed=S&players=P&bots=...`."""
     if page is not None:
-        check_text(page, "page")
+        require_text(page, "page")
     deal, choices = play_deal_explained(seed, players, bots, rules)
     link = None
     if page is not None:
@@ -107,11 +105,11 @@ class DealStepper(KitWidget):
         link: str | None = None,
     ) -> None:
         super().__init__(four_colour)
-        self._check_deal(deal)
-        self._check_seat(seat, deal)
-        self._check_step(step, len(deal.move_stack))
+        self._require_deal(deal)
+        self._require_seat(seat, deal)
+        self._require_step(step, len(deal.move_stack))
         self.seat = seat
-        self._note = check_text(note, "note")
+        self._note = require_text(note, "note")
         self._heading: int | None = None
         """The step a button is on its way to (see `_move_to`), or None."""
         self._pending: asyncio.TimerHandle | None = None
@@ -128,13 +126,13 @@ class DealStepper(KitWidget):
             self._arrive()
         steps = len(deal.move_stack)
         if whys is not None:
-            texts(whys, "whys")
+            require_texts(whys, "whys")
             if len(whys) != steps:
                 raise ValueError(
                     f"give one reason per move: this deal has {steps}, not {len(whys)}"
                 )
         if link is not None:
-            check_text(link, "link")
+            require_text(link, "link")
         self.whys: tuple[str, ...] | None = tuple(whys) if whys is not None else None
         self.link = link
         """A page address that opens this deal (e.g. `07_whole_deal.ipynb?seed=5`): the status
@@ -156,13 +154,13 @@ class DealStepper(KitWidget):
     ) -> None:
         """Step through another deal in the same widgets (the tree stays as it is), at `step`.
         Bad arguments raise `ValueError` and change nothing."""
-        self._check_deal(deal)
-        self._check_seat(self.seat, deal)
+        self._require_deal(deal)
+        self._require_seat(self.seat, deal)
         if whys is not None:
-            texts(whys, "whys")
+            require_texts(whys, "whys")
         if link is not None:
-            check_text(link, "link")
-        self._check_step(step, len(deal.move_stack))
+            require_text(link, "link")
+        self._require_step(step, len(deal.move_stack))
         self._take(deal, whys, link)
         with self.slider.hold_sync(), self.play.hold_sync():
             self.slider.max = self.play.max = self.steps
@@ -172,14 +170,14 @@ class DealStepper(KitWidget):
             self.slider.value = step
 
     @staticmethod
-    def _check_deal(deal: object) -> None:
+    def _require_deal(deal: object) -> None:
         if not isinstance(deal, Deal):
             raise ArgumentTypeError(
                 f"a stepper steps through a Deal (e.g. play_deal(5)), not {shown(deal)}"
             )
 
     @staticmethod
-    def _check_seat(seat: int | None, deal: Deal) -> None:
+    def _require_seat(seat: int | None, deal: Deal) -> None:
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.players
         ):
@@ -222,7 +220,7 @@ class DealStepper(KitWidget):
         """A bot deal whose events show every rule in `rule_ids` (`find_deal`), opened at the
         first step that shows the first of them. Raises `ValueError` for an unknown rule id, or
         when none of the `limit` seeds from `start_seed` on shows them all."""
-        ids = check_rule_ids([rule_ids] if isinstance(rule_ids, str) else rule_ids)
+        ids = require_rule_ids([rule_ids] if isinstance(rule_ids, str) else rule_ids)
         found = find_deal(ids, players, bots, start_seed, limit, rules)
         if found is None:
             raise ValueError(
@@ -314,7 +312,7 @@ class DealStepper(KitWidget):
 
     def show_note(self, sentence: str) -> None:
         """Show one sentence above the stepper (e.g. what of a link was ignored); "" hides it."""
-        sentence = check_text(sentence, "the note")
+        sentence = require_text(sentence, "the note")
         with self.note.hold_sync():
             self.note.value = f"<p>{esc(sentence)}</p>" if sentence else ""
             show(self.note, bool(sentence))
@@ -339,7 +337,7 @@ class DealStepper(KitWidget):
 
     @step.setter
     def step(self, value: int) -> None:
-        self._check_step(value, self.steps)
+        self._require_step(value, self.steps)
         self._arrive()
         if self.slider.value == value:
             self._on_slider({"new": value})
@@ -347,7 +345,7 @@ class DealStepper(KitWidget):
             self.slider.value = value  # the observer moves the engine and re-renders
 
     @staticmethod
-    def _check_step(value: object, steps: int) -> None:
+    def _require_step(value: object, steps: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= steps:
             raise ValueError(f"the step must be a whole number from 0 to {steps}, not {value!r}")
 
