@@ -360,6 +360,32 @@ def check_lay_off(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -
     return lay_off_verdict(meld, _one_card(card), Rules.of(rules))
 
 
+def joker_lay_offs(meld: MeldLike, card: Card, rules: Rules | None = None) -> list[Verdict]:
+    """Every way a plain joker may be laid off on table meld `meld` (the player chooses one):
+    the verdict on each joker the lay-off could make (`JK@4H` at the bottom, `JK@8H` at the
+    top), in the order the meld's readings give them; empty for a natural or a noted joker, or
+    when no lay-off fits. The same resulting meld reached by two readings counts once."""
+    if not card.is_joker or card.as_rank is not None:
+        return []
+    rules = Rules.of(rules)
+    lay = check_lay_off(meld, card, rules)
+    if not lay.ok:
+        return []
+    placed: list[Card] = []
+    made: set[tuple[str, ...]] = set()
+    for reading in lay.readings:
+        for result in reading.lay_off_results(card):
+            same = tuple(sorted(map(str, result.cards)))
+            if same in made:
+                continue  # the same meld by another reading (5♥ 6♥ 7♥ 8♥, jokers swapped)
+            made.add(same)
+            # The joker laid off is the result's card that the reading did not hold.
+            extra = Counter(result.cards) - Counter(reading.cards)
+            placed.extend(c for c in extra if c not in placed)
+    verdicts = [check_lay_off(meld, joker, rules) for joker in placed]
+    return [v for v in verdicts if v.ok]
+
+
 def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = None) -> Verdict:
     """`check_swap` on a parsed card (see there)."""
     table, copies = _table_and_copies(meld, card, rules, copies)

@@ -616,3 +616,17 @@ def test_a_legal_meld_value_keeps_its_joker_identity() -> None:
     low = check_meld("5H 6H JK").readings[0]  # the joker as 4H
     assert not check_swap(low, "7H").ok
     assert check_swap(low, "4H").ok
+
+
+def test_joker_lay_offs_lists_every_place_a_plain_joker_may_stand() -> None:
+    from penang_lib.cards import JOKER, Card
+    from penang_lib.checks import joker_lay_offs
+
+    ends = joker_lay_offs("5H 6H 7H", JOKER)
+    assert [v.reason.split(" can ")[0] for v in ends] == ["🃏=4♥", "🃏=8♥"]
+    assert "at the bottom" in ends[0].reason and "at the top" in ends[1].reason
+    assert all(v.ok and v.rule == "lay-off" for v in ends)
+    high = joker_lay_offs("QD KD AD", JOKER)  # never past an ace
+    assert len(high) == 1 and high[0].reason.startswith("🃏=J♦")
+    assert joker_lay_offs("5H 6H 7H", Card.parse("8H")) == []  # a natural: check_lay_off
+    assert joker_lay_offs("9S 9D 9C", JOKER)[0].kind == "set"

@@ -33,6 +33,7 @@ from penang_lib import (
     parse_cards,
 )
 from penang_lib.cards import card_classes, cards_symbols, read_cards, sort_cards
+from penang_lib.checks import joker_lay_offs
 from penang_lib.validate import ArgumentTypeError, require_text, require_whole, shown
 from widgets import render
 from widgets.base import KitWidget, guarded
@@ -360,25 +361,6 @@ class MeldChecker(KitWidget):
         return "".join(parts), any_ok
 
     def joker_lay_offs(self, number: int, card: Card) -> list[Verdict]:
-        """Every way a plain joker may be laid off on table meld `number`: the engine's verdict
-        on each joker the lay-off could make (`JK@4H` at the bottom, `JK@8H` at the top), in the
-        engine's order; empty for any other card."""
-        if not card.is_joker or card.as_rank is not None:
-            return []
-        meld = self.table[number]
-        lay = check_lay_off(meld, card, self.rules)
-        if not lay.ok:
-            return []
-        placed: list[Card] = []
-        made: set[tuple[str, ...]] = set()
-        for reading in lay.readings:  # the table meld's readings, as the engine reads them
-            for result in reading.lay_off_results(card):
-                same = tuple(sorted(map(str, result.cards)))
-                if same in made:
-                    continue  # the same meld by another reading (5♥ 6♥ 7♥ 8♥, jokers swapped)
-                made.add(same)
-                # The joker laid off is the result's card that the reading did not hold.
-                extra = Counter(result.cards) - Counter(reading.cards)
-                placed.extend(c for c in extra if c not in placed)
-        verdicts = [check_lay_off(meld, joker, self.rules) for joker in placed]
-        return [v for v in verdicts if v.ok]
+        """Every way a plain joker may be laid off on table meld `number`, as the engine lists
+        them (`penang_lib.checks.joker_lay_offs`); empty for any other card."""
+        return joker_lay_offs(self.table[number], card, self.rules)
