@@ -33,7 +33,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 test: $(STAMP) $(AXE) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy penang_lib widgets tests benchmarks setup.py
+	$(BIN)/mypy penang_lib widgets tests benchmarks tools setup.py
 	$(BIN)/pytest
 	$(MAKE) --no-print-directory test-compiled
 
@@ -45,14 +45,13 @@ test: $(STAMP) $(AXE) chromium
 # dependencies (the .pth files in .venv, the editable install's among them, are not read that
 # way). The engine's tests run from a copy of tests/ in .cache/compiled/run, where no penang_lib
 # of the checkout is on sys.path (but for the one test that reads the checkout's setup.py), and
-# PENANG_TEST_COMPILED=1 makes tests/test_compiled.py check that they ran compiled.
+# PENANG_TEST_COMPILED=1 makes tests/engine/test_compiled.py check that they ran compiled.
 # Where no C compiler ($CC, or Python's own) or no Python.h is found, it says so and passes.
 COMPILED_DIR := .cache/compiled
 COMPILED_VENV := $(COMPILED_DIR)/venv
 WHEELS := $(COMPILED_DIR)/wheels
-ENGINE_TESTS := test_compiled.py test_deal.py test_melds.py test_fast_paths.py test_bots.py \
-	test_golden.py test_properties.py test_analysis.py test_can_play.py test_checks.py \
-	test_deadwood.py
+# The engine's tests are the folder that mirrors penang_lib/engine/.
+ENGINE_TESTS := tests/engine
 test-compiled: $(STAMP)
 	@cc=$${CC:-$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}; \
 	cc=$${cc%% *}; \
@@ -83,8 +82,8 @@ test-compiled: $(STAMP)
 	rm -rf $(COMPILED_DIR)/run; mkdir -p $(COMPILED_DIR)/run; \
 	cp -R tests pyproject.toml $(COMPILED_DIR)/run/; \
 	cd $(COMPILED_DIR)/run && PENANG_TEST_COMPILED=1 $(CURDIR)/$(COMPILED_VENV)/bin/python -m pytest \
-	  -q -p no:cacheprovider $(addprefix tests/,$(ENGINE_TESTS)) \
-	  --deselect tests/test_compiled.py::test_a_build_compiles_only_when_asked
+	  -q -p no:cacheprovider $(ENGINE_TESTS) \
+	  --deselect tests/engine/test_compiled.py::test_a_build_compiles_only_when_asked
 
 $(AXE):
 	npm install --prefix .cache/npm --no-save --no-audit --no-fund axe-core@$(AXE_VERSION)
@@ -107,7 +106,7 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy penang_lib widgets tests benchmarks setup.py
+	$(BIN)/mypy penang_lib widgets tests benchmarks tools setup.py
 
 # The tutorial site (Voila) on http://127.0.0.1:8866; options of `penang-rummy serve` go in
 # SERVE_ARGS, e.g. `make serve SERVE_ARGS="--port 9000 --open"`.

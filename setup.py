@@ -1,12 +1,12 @@
 """The build's one job beyond pyproject.toml: compile the engine's hottest modules, when asked.
 
-`PENANG_COMPILE=1 pip wheel .` builds a wheel whose `penang_lib.compiled.COMPILED_MODULES` are
-compiled with mypyc (as black builds its compiled wheels): extension modules beside their `.py`
-files, which Python imports first. Mypy (which brings mypyc) is then added to the build's
-requirements through `setup_requires`, which setuptools' PEP 517 backend hands to pip as an
-extra build requirement; the compiling needs a C compiler and the Python headers, and a build
-that cannot compile fails. Every other build (`pip install -e .`, `pip install .`, a plain
-`pip wheel .`) is pure Python: no mypy, no C compiler, no extension module.
+`PENANG_COMPILE=1 pip wheel .` builds a wheel whose `COMPILED_MODULES` (named in
+`penang_lib/engine/compiled.py`) are compiled with mypyc (as black builds its compiled wheels):
+extension modules beside their `.py` files, which Python imports first. Mypy (which brings mypyc) is
+then added to the build's requirements through `setup_requires`, which setuptools' PEP 517 backend
+hands to pip as an extra build requirement; the compiling needs a C compiler and the Python headers,
+and a build that cannot compile fails. Every other build (`pip install -e .`, `pip install .`, a
+plain `pip wheel .`) is pure Python: no mypy, no C compiler, no extension module.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ def compile_asked(environ: Mapping[str, str]) -> bool:
 
 
 def compiled_modules() -> tuple[str, ...]:
-    """`penang_lib.compiled.COMPILED_MODULES`, read from its file alone (importing the package
-    would import the whole engine)."""
+    """`penang_lib.engine.compiled.COMPILED_MODULES`, read from its file alone (importing the
+    package would import the whole engine)."""
     spec = importlib.util.spec_from_file_location(
-        "_penang_compiled", ROOT / "penang_lib" / "compiled.py"
+        "_penang_compiled", ROOT / "penang_lib" / "engine" / "compiled.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -9,7 +9,7 @@ rummy). Figures only: no benchmark asserts a time.
 from __future__ import annotations
 
 from benchmarks import bench_deadwood, bench_deals, bench_engine, bench_openspiel, bench_widgets
-from penang_lib.compiled import engine_runs
+from penang_lib.engine.compiled import engine_runs
 
 
 def main() -> int:

@@ -14,8 +14,8 @@ import random
 import statistics
 import time
 
-from penang_lib.cards import JOKER_INDEX, Counts, from_counts, full_deck, to_counts
-from penang_lib.deadwood import clear_cache, least_deadwood
+from penang_lib.engine.cards import JOKER_INDEX, Counts, from_counts, full_deck, to_counts
+from penang_lib.engine.deadwood import clear_cache, least_deadwood
 
 
 def deal_hands(count: int, seed: int, size: int = 25) -> list[Counts]:

@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from penang_lib.bots import clear_caches, play_deal
-from penang_lib.deal import Deal
-from penang_lib.moves import Move
-from penang_lib.simulate import deal_seed
+from penang_lib.data.simulate import deal_seed
+from penang_lib.engine.bots import clear_caches, play_deal
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.moves import Move
 
 TARGETS = {"random": 400.0, "careful": 200.0}
 """Deals per second on one core that issue 3 asks for."""

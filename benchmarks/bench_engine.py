@@ -13,8 +13,8 @@ import time
 
 from benchmarks.bench_deadwood import percentile
 from penang_lib import Deal, EndTurn, can_play
-from penang_lib.melds import Meld
-from penang_lib.rules import Rules
+from penang_lib.engine.melds import Meld
+from penang_lib.engine.rules import Rules
 
 RULES = Rules()
 

@@ -12,7 +12,7 @@ fastest of `--repeat` runs of each counts (other work on the machine only ever s
 Every run plays new deals (its own seeds), so nothing is remembered from the run before.
 
 Goal (issue 9): random bots at least 2x OpenSpiel's games per second, careful bots at least 1.2x.
-The first line says whether our engine runs compiled (`penang_lib.compiled`): it does where a
+The first line says whether our engine runs compiled (`penang_lib.engine.compiled`): it does where a
 wheel built with `PENANG_COMPILE=1` is installed (`make test-compiled` makes one, in
 `.cache/compiled/venv`), and is pure Python in the editable install.
 """
@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from penang_lib.bots import clear_caches, play_deal
-from penang_lib.compiled import engine_runs
+from penang_lib.engine.bots import clear_caches, play_deal
+from penang_lib.engine.compiled import engine_runs
 
 GOALS = {"random": 2.0, "careful": 1.2}
 """The least ratio of our deals per second to OpenSpiel's games per second, per bot, with the

@@ -35,7 +35,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from benchmarks.site_runner import (
+from penang_lib.site.serve import catalogue
+from tools.site_runner import (
     CHROMIUM_ARGS,
     NO_CHROMIUM,
     chromium_path,
@@ -45,7 +46,6 @@ from benchmarks.site_runner import (
     wait_idle,
     wait_ready,
 )
-from penang_lib.serve import catalogue
 
 BARE_CODE = """import ipywidgets as widgets
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from benchmarks.bench_deadwood import percentile
 from penang_lib import Deal, MeldMove
-from penang_lib.cards import cards_text
+from penang_lib.engine.cards import cards_text
 from widgets import DealStepper, PlayTable
 
 

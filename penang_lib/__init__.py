@@ -8,10 +8,11 @@ play from one player's view (`PlayerView`, `make_bot`), `simulate` for many bot 
 `find_deal` for a deal that shows given rules.
 
 The engine's hottest modules are compiled with mypyc in a wheel built with `PENANG_COMPILE=1`,
-and pure Python in every other install: `penang_lib.compiled.engine_runs()` says which.
+and pure Python in every other install: `penang_lib.engine.compiled.engine_runs()` says which.
 """
 
-from penang_lib.bots import (
+from penang_lib.data.simulate import simulate, summary
+from penang_lib.engine.bots import (
     BOT_NAMES,
     Bot,
     CarefulBot,
@@ -21,8 +22,8 @@ from penang_lib.bots import (
     make_bot,
     play_deal,
 )
-from penang_lib.cards import JOKER, Card, CardParseError, full_deck, parse_cards
-from penang_lib.checks import (
+from penang_lib.engine.cards import JOKER, Card, CardParseError, full_deck, parse_cards
+from penang_lib.engine.checks import (
     Verdict,
     can_play,
     check_lay_off,
@@ -30,13 +31,13 @@ from penang_lib.checks import (
     check_swap,
     deadwood_points,
 )
-from penang_lib.deadwood import DeadwoodResult, least_deadwood
-from penang_lib.deal import Deal, Outcome, Phase, Status, Termination
-from penang_lib.events import Event
-from penang_lib.explain import explain
-from penang_lib.match import Match, next_dealer
-from penang_lib.melds import Kind, Meld
-from penang_lib.moves import (
+from penang_lib.engine.deadwood import DeadwoodResult, least_deadwood
+from penang_lib.engine.deal import Deal, Outcome, Phase, Status, Termination
+from penang_lib.engine.events import Event
+from penang_lib.engine.explain import explain
+from penang_lib.engine.match import Match, next_dealer
+from penang_lib.engine.melds import Kind, Meld
+from penang_lib.engine.moves import (
     DeclareDead,
     DeclareGame,
     EndTurn,
@@ -48,12 +49,11 @@ from penang_lib.moves import (
     Swap,
     parse_move,
 )
-from penang_lib.record import RecordError, dumps, from_record, loads, to_record
-from penang_lib.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
-from penang_lib.showcase import find_deal
-from penang_lib.simulate import simulate, summary
-from penang_lib.validate import MAX_SEED, ArgumentTypeError
-from penang_lib.view import PlayerView
+from penang_lib.engine.record import RecordError, dumps, from_record, loads, to_record
+from penang_lib.engine.rules import RULE_BOOK, DealerSystem, EndCondition, Rules
+from penang_lib.engine.showcase import find_deal
+from penang_lib.engine.validate import MAX_SEED, ArgumentTypeError
+from penang_lib.engine.view import PlayerView
 
 __version__ = "0.1.0"
 

@@ -30,7 +30,6 @@ from penang_lib import (
     RecordError,
     Rules,
     Swap,
-    analysis,
     can_play,
     check_lay_off,
     check_meld,
@@ -48,14 +47,16 @@ from penang_lib import (
     parse_move,
     play_deal,
     simulate,
-    tables,
     to_record,
 )
-from penang_lib.bots import bot_names
 from penang_lib.cli import main
-from penang_lib.events import Event
-from penang_lib.simulate import MAX_DEALS, max_run_seed, usable_jobs
-from penang_lib.validate import MAX_SEED, ArgumentTypeError
+from penang_lib.data import tables
+from penang_lib.data.simulate import MAX_DEALS, max_run_seed, usable_jobs
+from penang_lib.engine import analysis
+from penang_lib.engine.bots import bot_names
+from penang_lib.engine.events import Event
+from penang_lib.engine.validate import MAX_SEED, ArgumentTypeError
+from tests.conftest import prepared
 
 Capture = pytest.CaptureFixture[str]
 Call = Callable[[], object]
@@ -74,11 +75,9 @@ def refusal(call: Call, kind: type[BaseException]) -> BaseException:
     return caught.value
 
 
-def prepared() -> Deal:
+def nines_to_play() -> Deal:
     """North to move, holding a meld of nines, after a first meld of hearts is on the table."""
-    deal = Deal(hands=["5H 6H 7H 9C 9D 9S JK 8H", "5S 6S 7S 8C 8D 8S 2D"], dealer=1)
-    deal.push(parse_move("meld 5H 6H 7H"))
-    return deal
+    return prepared("5H 6H 7H 9C 9D 9S JK 8H", "5S 6S 7S 8C 8D 8S 2D", moves=["meld 5H 6H 7H"])
 
 
 # -- wrong types: a TypeError that names the argument --------------------------------------------
@@ -266,7 +265,7 @@ def test_move_text_in_other_digits_is_unreadable(text: str) -> None:
 def test_a_long_meld_number_in_plain_digits_is_a_move_the_rules_refuse() -> None:
     move = parse_move("lay_off 99999999999 8H")
     assert move == LayOff(99_999_999_999, Card.parse("8H"))
-    error = refusal(lambda: prepared().push(move), IllegalMove)
+    error = refusal(lambda: nines_to_play().push(move), IllegalMove)
     assert isinstance(error, IllegalMove) and error.rule == "lay-off"
 
 
@@ -303,7 +302,7 @@ MALFORMED: list[tuple[str, Callable[[], Any], str]] = [
 def test_a_malformed_move_is_a_type_error_and_changes_nothing(
     make: Callable[[], Any], named: str
 ) -> None:
-    deal = prepared()
+    deal = nines_to_play()
     key, events, stack = deal.state_key(), list(deal.events), list(deal.move_stack)
     for attempt in (deal.push, deal.is_legal, deal.explain_illegal):
         error = refusal(lambda attempt=attempt: attempt(make()), TypeError)  # type: ignore[misc]
@@ -313,7 +312,7 @@ def test_a_malformed_move_is_a_type_error_and_changes_nothing(
 
 @pytest.mark.parametrize("player", ["0", 0.0, True, False, None.__class__, [0]])
 def test_a_player_that_is_not_a_seat_number_is_a_type_error(player: object) -> None:
-    deal = prepared()
+    deal = nines_to_play()
     key = deal.state_key()
     error = refusal(lambda: deal.push(EndTurn(), player), TypeError)  # type: ignore[arg-type]
     assert "player" in str(error)
@@ -322,7 +321,7 @@ def test_a_player_that_is_not_a_seat_number_is_a_type_error(player: object) -> N
 
 @pytest.mark.parametrize("player", [-1, 2, 2**63, 10**100])
 def test_a_seat_not_at_the_table_is_refused_by_rule_turn_order(player: int) -> None:
-    deal = prepared()
+    deal = nines_to_play()
     key = deal.state_key()
     error = refusal(lambda: deal.push(EndTurn(), player), IllegalMove)
     assert isinstance(error, IllegalMove) and error.rule == "turn-order"
@@ -332,7 +331,7 @@ def test_a_seat_not_at_the_table_is_refused_by_rule_turn_order(player: int) -> N
 
 @pytest.mark.parametrize("target", [-1, 7, 2**63])
 def test_a_meld_number_not_on_the_table_is_an_illegal_move(target: int) -> None:
-    deal = prepared()
+    deal = nines_to_play()
     key = deal.state_key()
     error = refusal(lambda: deal.push(LayOff(target, EIGHT)), IllegalMove)
     assert isinstance(error, IllegalMove) and error.rule == "lay-off"
@@ -340,7 +339,7 @@ def test_a_meld_number_not_on_the_table_is_an_illegal_move(target: int) -> None:
 
 
 def test_push_text_reads_then_pushes_like_push_san() -> None:
-    one, two = prepared(), prepared()
+    one, two = nines_to_play(), nines_to_play()
     events = one.push_text("lay_off 0 8H")
     assert events == two.push(parse_move("lay_off 0 8H"))
     assert one.state_key() == two.state_key()

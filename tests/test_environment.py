@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 import yaml
+
+from tests.checkout import REPO
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 
 # Entries that are about the environment, not packages the kit needs.
 IGNORED = {"python", "pip"}

@@ -1,8 +1,8 @@
 """The layers of penang_lib: the engine and its bots play without the data layer.
 
 `import penang_lib` loads no pandas, Dask, ipywidgets or matplotlib; `play_deal` lives next to the
-bots, and neither the bots nor the showcase reach `penang_lib.simulate` (the pandas layer). Each
-check runs in a fresh interpreter, so that what this test session has loaded does not count.
+bots, and neither the bots nor the showcase reach `penang_lib.data.simulate` (the pandas layer).
+Each check runs in a fresh interpreter, so that what this test session has loaded does not count.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import penang_lib
-import penang_lib.bots
+import penang_lib.engine.bots
 
 HEAVY = ("pandas", "dask", "distributed", "ipywidgets", "matplotlib")
 """Packages the engine must not load: the data layer, the cluster layer and the Jupyter layer."""
@@ -46,7 +46,7 @@ def heavy_in(names: set[str]) -> list[str]:
 
 def test_the_package_loads_no_data_or_jupyter_layer() -> None:
     names = loaded_after("import penang_lib")
-    assert "penang_lib" in names and "penang_lib.bots" in names
+    assert "penang_lib" in names and "penang_lib.engine.bots" in names
     assert heavy_in(names) == []
 
 
@@ -60,19 +60,19 @@ def test_playing_a_whole_deal_loads_no_pandas() -> None:
 
 
 def test_play_deal_lives_with_the_bots() -> None:
-    assert penang_lib.play_deal is penang_lib.bots.play_deal
-    assert penang_lib.play_deal.__module__ == "penang_lib.bots"
+    assert penang_lib.play_deal is penang_lib.engine.bots.play_deal
+    assert penang_lib.play_deal.__module__ == "penang_lib.engine.bots"
 
 
-@pytest.mark.parametrize("module", ["penang_lib.bots", "penang_lib.showcase"])
+@pytest.mark.parametrize("module", ["penang_lib.engine.bots", "penang_lib.engine.showcase"])
 def test_bots_and_showcase_do_not_reach_the_data_layer(module: str) -> None:
     names = loaded_after(STUB_PACKAGE + f"import {module}\n")
-    assert module in names and "penang_lib.deal" in names  # the stub let the engine load
-    assert "penang_lib.simulate" not in names
+    assert module in names and "penang_lib.engine.deal" in names  # the stub let the engine load
+    assert "penang_lib.data.simulate" not in names
     assert heavy_in(names) == []
 
 
 def test_the_stub_package_would_see_an_import_of_simulate() -> None:
     # The check above can fail: importing the data layer through the stub shows up.
-    names = loaded_after(STUB_PACKAGE + "import penang_lib.simulate\n")
-    assert "penang_lib.simulate" in names
+    names = loaded_after(STUB_PACKAGE + "import penang_lib.data.simulate\n")
+    assert "penang_lib.data.simulate" in names

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from penang_lib.validate import require_flag
+from penang_lib.engine.validate import require_flag
 from widgets.render import FOUR_COLOUR, esc
 from widgets.shared import part, show, stylesheet
 

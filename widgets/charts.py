@@ -1,10 +1,10 @@
-"""The strategy lab's charts (lesson 10), drawn from the lab's data (`penang_lib.lab.build`, as
+"""The strategy lab's charts (lesson 10), drawn from the lab's data (`penang_lib.data.lab.build`, as
 cached in `notebooks/lessons/data/10_strategy_lab.json`); they simulate nothing.
 
 Each function takes the lab data and returns a `Chart`: the matplotlib figure, its title, and a
 text alternative that says in words what the chart shows (for screen readers). A `Chart` shows
 itself in a notebook as an image. Every title, axis and bar label comes from the data, so the
-tests can check them against it (tests/test_charts.py).
+tests can check them against it (tests/widgets/test_charts.py).
 """
 
 from __future__ import annotations

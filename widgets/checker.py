@@ -32,9 +32,9 @@ from penang_lib import (
     check_swap,
     parse_cards,
 )
-from penang_lib.cards import card_classes, cards_symbols, read_cards, sort_cards
-from penang_lib.checks import joker_lay_offs
-from penang_lib.validate import ArgumentTypeError, require_text, require_whole, shown
+from penang_lib.engine.cards import card_classes, cards_symbols, read_cards, sort_cards
+from penang_lib.engine.checks import joker_lay_offs
+from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole, shown
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.shared import part
@@ -362,5 +362,5 @@ class MeldChecker(KitWidget):
 
     def joker_lay_offs(self, number: int, card: Card) -> list[Verdict]:
         """Every way a plain joker may be laid off on table meld `number`, as the engine lists
-        them (`penang_lib.checks.joker_lay_offs`); empty for any other card."""
+        them (`penang_lib.engine.checks.joker_lay_offs`); empty for any other card."""
         return joker_lay_offs(self.table[number], card, self.rules)

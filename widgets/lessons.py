@@ -1,7 +1,8 @@
 """Lesson data: each lesson keeps its prepared positions and quiz questions in a JSON file of its
-own, `notebooks/lessons/data/<lesson>.json`, written in card notation (positions are data, not
+own, `data/<lesson>.json` beside the lessons, written in card notation (positions are data, not
 code). A lesson notebook runs with its own folder as the working directory, so `data/` is found
-beside it; from anywhere else the repository's copy is used.
+beside it; from anywhere else the installed lessons' copy is used (package data of
+`penang_lib.notebooks`, the repository's `notebooks/lessons/data/`).
 """
 
 from __future__ import annotations
@@ -9,19 +10,20 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from penang_lib import CardParseError, Deal, IllegalMove, Rules, parse_cards, parse_move
-from penang_lib.cards import cards_html
-from penang_lib.validate import ArgumentTypeError, require_text, shown
+from penang_lib.engine.cards import cards_html
+from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
 
 POSITION_KEYS = frozenset({"hands", "dealer", "moves", "names"})
 """What a prepared position may say: `hands` (one card text per seat, required), `dealer`
 (default the last seat, so seat 0 plays first), `moves` (move texts played first), `names`."""
 
-REPO_DATA = Path(__file__).resolve().parent.parent / "notebooks" / "lessons" / "data"
-"""The lessons' data folder in the repository (an editable install finds it here)."""
+INSTALLED_DATA = Path(str(files("penang_lib.notebooks") / "lessons" / "data"))
+"""The installed lessons' data folder (package data, found with importlib.resources)."""
 
 
 LESSON_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,79}")
@@ -38,7 +40,7 @@ def data_path(lesson: str) -> Path:
         raise ValueError(f"{shown(lesson)} is not a lesson's name (such as 02_melds)")
     name = lesson if lesson.endswith(".json") else f"{lesson}.json"
     local = Path.cwd() / "data" / name
-    return local if local.exists() else REPO_DATA / name
+    return local if local.exists() else INSTALLED_DATA / name
 
 
 def lesson_data(lesson: str) -> dict[str, Any]:

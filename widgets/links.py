@@ -13,8 +13,8 @@ import os
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
-from penang_lib.bots import bot_names
-from penang_lib.validate import ArgumentTypeError, cut, require_whole, shown
+from penang_lib.engine.bots import bot_names
+from penang_lib.engine.validate import ArgumentTypeError, cut, require_whole, shown
 from widgets.stepper import DealStepper, seeded_deal
 
 MAX_SEED = 2**32 - 1

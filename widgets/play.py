@@ -30,13 +30,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from penang_lib import tables
-from penang_lib.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_move
-from penang_lib.cards import Card, card_classes, read_cards
-from penang_lib.deal import Deal, Status
-from penang_lib.events import Event
-from penang_lib.explain import join_names
-from penang_lib.moves import (
+from penang_lib.data import tables
+from penang_lib.engine.bots import Bot, CarefulBot, Choice, bot_names, make_bot, play_move
+from penang_lib.engine.cards import Card, card_classes, read_cards
+from penang_lib.engine.deal import Deal, Status
+from penang_lib.engine.events import Event
+from penang_lib.engine.explain import join_names
+from penang_lib.engine.moves import (
     DeclareDead,
     DeclareGame,
     EndTurn,
@@ -46,10 +46,10 @@ from penang_lib.moves import (
     Move,
     Swap,
 )
-from penang_lib.rules import Rules
-from penang_lib.validate import ArgumentTypeError, require_whole
-from penang_lib.validate import shown as shown_value
-from penang_lib.view import PlayerView
+from penang_lib.engine.rules import Rules
+from penang_lib.engine.validate import ArgumentTypeError, require_whole
+from penang_lib.engine.validate import shown as shown_value
+from penang_lib.engine.view import PlayerView
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.shared import HIDDEN, is_shown, part, show

@@ -61,10 +61,10 @@ from penang_lib import (
     check_swap,
     parse_move,
 )
-from penang_lib.moves import Move
-from penang_lib.tables import hands_frame, table_frame
-from penang_lib.validate import require_flag, require_text, require_whole
-from penang_lib.validate import shown as cut_repr
+from penang_lib.data.tables import hands_frame, table_frame
+from penang_lib.engine.moves import Move
+from penang_lib.engine.validate import require_flag, require_text, require_whole
+from penang_lib.engine.validate import shown as cut_repr
 from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.lessons import position_deal

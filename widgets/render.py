@@ -1,9 +1,9 @@
 """HTML for the widgets: the kit's one stylesheet, and cards, hands, melds and frames rendered
 from what `penang_lib` says: the words and the cards come from the engine.
 
-Cards are the engine's own spans (`penang_lib.cards.card_html`) written without inline style, so
-the stylesheet below decides their look; a four-colour deck is one class on a widget's root.
-A region (a hand, the table, the log) is one HTML string, set as the value of one `HTML` widget.
+Cards are the engine's own spans (`penang_lib.engine.cards.card_html`) written without inline style,
+so the stylesheet below decides their look; a four-colour deck is one class on a widget's root. A
+region (a hand, the table, the log) is one HTML string, set as the value of one `HTML` widget.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from penang_lib.cards import JOKER_DRAWN, Card, card_html, joker_svg, symbols_html
-from penang_lib.events import Event
-from penang_lib.explain import explain
-from penang_lib.rules import RULE_BOOK
-from penang_lib.tables import Changes
+from penang_lib.data.tables import Changes
+from penang_lib.engine.cards import JOKER_DRAWN, Card, card_html, joker_svg, symbols_html
+from penang_lib.engine.events import Event
+from penang_lib.engine.explain import explain
+from penang_lib.engine.rules import RULE_BOOK
 
 FOUR_COLOUR = "penang-four-colour"
 """The class that turns a widget's cards into a four-colour deck (blue diamonds, green clubs)."""
@@ -255,7 +255,7 @@ def frame_html(
 
 
 def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
-    """The hands frame (`penang_lib.tables.hands_frame`): hidden hands drawn face down, the
+    """The hands frame (`penang_lib.data.tables.hands_frame`): hidden hands drawn face down, the
     joker just taken in a swap marked, the mover's and a just-dead player's rows highlighted."""
     change = change or Changes()
 
@@ -297,7 +297,7 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
 
 
 def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
-    """The table frame (`penang_lib.tables.table_frame`): each meld with its owner, the melds
+    """The table frame (`penang_lib.data.tables.table_frame`): each meld with its owner, the melds
     this step laid or changed highlighted, the cards just placed marked."""
     change = change or Changes()
     if frame.empty:
@@ -327,8 +327,8 @@ LOG_HEADERS = ("Step", "Turn", "Player", "Move", "Rule")
 
 
 def log_rows(frame: pd.DataFrame) -> list[str]:
-    """The rows of the move log frame (`penang_lib.tables.log_frame`) as HTML, oldest first, each
-    with its rule badge: a stepper renders them once and shows the first k at step k."""
+    """The rows of the move log frame (`penang_lib.data.tables.log_frame`) as HTML, oldest first,
+    each with its rule badge: a stepper renders them once and shows the first k at step k."""
     rows = []
     for record in frame.to_dict("records"):
         cells = "".join(
@@ -354,13 +354,13 @@ def log_table(rows: Sequence[str], latest_first: bool = True) -> str:
 
 
 def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
-    """The move log frame (`penang_lib.tables.log_frame`) with rule badges, newest first, in a
+    """The move log frame (`penang_lib.data.tables.log_frame`) with rule badges, newest first, in a
     box of its own height that scrolls (and can be reached by keyboard to scroll it)."""
     return log_table(log_rows(frame), latest_first)
 
 
 def scores_html(frame: pd.DataFrame) -> str:
-    """The scores frame (`penang_lib.tables.scores_frame`), winners marked."""
+    """The scores frame (`penang_lib.data.tables.scores_frame`), winners marked."""
 
     def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
         if column == "winner":

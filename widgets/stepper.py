@@ -20,14 +20,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from penang_lib import tables
-from penang_lib.bots import bot_names, play_deal_explained
-from penang_lib.deal import Deal
-from penang_lib.explain import join_names
-from penang_lib.rules import Rules
-from penang_lib.showcase import SHOWCASE_BOTS, find_deal, require_rule_ids, shown_by
-from penang_lib.tables import Changes
-from penang_lib.validate import ArgumentTypeError, require_text, require_texts, shown
+from penang_lib.data import tables
+from penang_lib.data.tables import Changes
+from penang_lib.engine.bots import bot_names, play_deal_explained
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.explain import join_names
+from penang_lib.engine.rules import Rules
+from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, require_rule_ids, shown_by
+from penang_lib.engine.validate import ArgumentTypeError, require_text, require_texts, shown
 from widgets import render
 from widgets.base import KitWidget, guarded, later, send_now
 from widgets.render import esc

@@ -12,7 +12,7 @@ account, as the kit is installed from there); deploy/README.md says more:
     jupyterhub -f /opt/penang-rummy/deploy/jupyterhub/jupyterhub_config.py
 
 The Hub runs as root so that it can start each learner's server as that learner, from this
-same environment: their server's /penang/ is the site (penang_lib/proxy.py).
+same environment: their server's /penang/ is the site (penang_lib/site/proxy.py).
 """
 
 import sys

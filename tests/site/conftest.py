@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_playwright
 
-from benchmarks.learners import Learner
-from benchmarks.site_runner import (
+from penang_lib.site.serve import catalogue
+from tools.learners import Learner
+from tools.site_runner import (
     CHROMIUM_ARGS,
     NO_CHROMIUM,
     ROOT,
@@ -28,7 +29,6 @@ from benchmarks.site_runner import (
     wait_idle,
     wait_ready,
 )
-from penang_lib.serve import catalogue
 
 AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 

@@ -7,9 +7,9 @@ import re
 
 from playwright.sync_api import BrowserContext
 
-from benchmarks.site_runner import Server
-from penang_lib.serve import catalogue
+from penang_lib.site.serve import catalogue
 from tests.site.conftest import lesson_url, open_page
+from tools.site_runner import Server
 
 PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 

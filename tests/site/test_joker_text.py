@@ -8,9 +8,9 @@ import json
 
 from playwright.sync_api import BrowserContext
 
-from benchmarks.site_runner import Server
-from penang_lib.serve import LESSONS
+from penang_lib.site.serve import LESSONS
 from tests.site.conftest import lesson_url, open_page
+from tools.site_runner import Server
 
 LESSON = "05_swaps.ipynb"
 

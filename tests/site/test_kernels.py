@@ -1,5 +1,5 @@
 """Kernels of the real site: closed pages give theirs back, and a kernel that dies is replaced
-before a learner meets it (site/penang_site.py)."""
+before a learner meets it (penang_lib/site/patches.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import time
 import psutil  # type: ignore[import-untyped]
 from playwright.sync_api import BrowserContext
 
-from benchmarks.learners import KERNEL_ID, Learner, run_sync
-from benchmarks.load import kernel_processes
-from benchmarks.site_runner import Server, wait_idle
 from tests.site.conftest import lesson_url, open_page, type_into_checker
+from tools.learners import KERNEL_ID, Learner, run_sync
+from tools.load import kernel_processes
+from tools.site_runner import Server, wait_idle
 
 
 def gone(site: Server, kernel_id: str, timeout: float = 30) -> bool:

@@ -6,9 +6,9 @@ import re
 
 from playwright.sync_api import BrowserContext, Locator, Page
 
-from benchmarks.site_runner import Server
 from penang_lib import play_deal
 from tests.site.conftest import lesson_url, open_page
+from tools.site_runner import Server
 from widgets.lessons import lesson_data
 
 STEPPER = "07_whole_deal.ipynb"

@@ -1,6 +1,6 @@
 """A small class (three learners) on the real site, at the same moment: the load command's own
-scenario (benchmarks/load.py) at CI size. The full size (30 learners, with the figures) is
-`python -m benchmarks.load --learners 30`. Behaviour only: no time is asserted."""
+scenario (tools/load.py) at CI size. The full size (30 learners, with the figures) is
+`python -m tools.load --learners 30`. Behaviour only: no time is asserted."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.learners import run_sync
-from benchmarks.load import Outcome, class_arrives, close_pages, kernel_processes, niced
-from benchmarks.site_runner import Server, wait_idle
+from tools.learners import run_sync
+from tools.load import Outcome, class_arrives, close_pages, kernel_processes, niced
+from tools.site_runner import Server, wait_idle
 
 LEARNERS = 3
 CLICKS = 3

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page
 
-from benchmarks.site_runner import Server
-from penang_lib.serve import catalogue
+from penang_lib.site.serve import catalogue
 from tests.site.conftest import AXE, lesson_url, open_page
+from tools.site_runner import Server
 from widgets.base import OOPS
 
 LESSONS = [lesson["file"] for lesson in catalogue()]

@@ -10,11 +10,11 @@ import json
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from benchmarks.site_runner import Server
-from penang_lib.rules import RULE_BOOK
-from penang_lib.serve import GLOSSARY, HOUSE_RULES, RULES_PAGE, catalogue, rule_sheet
+from penang_lib.engine.rules import RULE_BOOK
+from penang_lib.site.serve import GLOSSARY, HOUSE_RULES, RULES_PAGE, catalogue, rule_sheet
 from tests.site.conftest import lesson_url, open_page
 from tests.site.test_pages import axe_violations
+from tools.site_runner import Server
 
 TERMS = ("passport", "lay-off", "swap", "Dead", "Game", "deadwood", "count")
 """The words issue 19's newcomer asked about."""
@@ -85,7 +85,7 @@ def test_the_sheets_house_rules_are_the_engines_settings() -> None:
     does not have (rearranging or splitting melds on the table)."""
     from dataclasses import fields
 
-    from penang_lib.rules import HOUSE_RULE_FIELDS, Rules
+    from penang_lib.engine.rules import HOUSE_RULE_FIELDS, Rules
 
     settings = [house["setting"] for house in HOUSE_RULES]
     assert sorted(s for s in settings if s) == sorted(HOUSE_RULE_FIELDS)

@@ -1,7 +1,7 @@
 """The real `penang-rummy serve` against what a curious or careless learner could send it.
 
 Each check talks to the server the way a page does (HTTP, and the widget protocol over the
-kernel's websocket, through `benchmarks.learners.Learner`), with a positive control beside it
+kernel's websocket, through `tools.learners.Learner`), with a positive control beside it
 where one is possible, so that a check that could not fail would show.
 """
 
@@ -17,11 +17,11 @@ from urllib.parse import urlsplit
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from benchmarks.learners import Learner, run_sync
-from benchmarks.site_runner import Server, wait_idle
 from penang_lib import Card, Deal
-from penang_lib.serve import catalogue
+from penang_lib.site.serve import catalogue
 from tests.site.conftest import type_into_checker
+from tools.learners import Learner, run_sync
+from tools.site_runner import Server, wait_idle
 from widgets.lessons import lesson_data
 
 T = TypeVar("T")
@@ -74,7 +74,7 @@ def test_code_sent_over_the_kernel_websocket_is_not_run(site: Server, tmp_path: 
 # -- files: nothing but the pages and their assets ---------------------------------------------
 SECRETS = (
     b'"cells"',  # a notebook
-    b"get_config()",  # site/voila.py
+    b"get_config()",  # penang_lib/site/settings.py
     b"[project]",  # pyproject.toml
     b"import ",  # any Python source
     b"root:",  # /etc/passwd
@@ -106,7 +106,7 @@ PROBES = [
     "/tree",
     "/notebooks/" + LESSON,
     "/voila/render/../../pyproject.toml",
-    "/voila/render/%2e%2e/%2e%2e/site/voila.py",
+    "/voila/render/%2e%2e/%2e%2e/penang_lib/site/settings.py",
     "/voila/render/.ipynb_checkpoints/x.ipynb",
 ]
 

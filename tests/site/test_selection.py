@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page
 
-from benchmarks.site_runner import Server
 from tests.site.conftest import lesson_url, open_page
+from tools.site_runner import Server
 
 PLAY_LESSONS = (
     "03_turns_and_passport.ipynb",

@@ -1,0 +1,609 @@
+"""Bots: players that pick the next move from what one player can see, and say why.
+
+A bot never gets the `Deal`. It gets a `PlayerView` (`PlayerView.of(deal)`, in `view`): the hand
+of the player to move and the public state, with the legal moves worked out from that alone
+(rules `turn`, `passport`, `lay-off`, `swap`, `dead`, `game`), so a bot cannot peek at another
+hand even by accident.
+
+Three bots (`make_bot(name, seed)`):
+
+- `random`: a uniformly random legal move; the turn ends at random once it may.
+- `greedy`: plays as many points as it can each turn: its biggest melds, every lay-off, and the
+  swaps that let it shed more, before it ends the turn.
+- `careful`: plays as little as keeps it alive (one action per turn), lays off before melding,
+  keeps its jokers (swaps them out when it can, lays one off only when nothing else is left),
+  melds what feeds the opponents least, and, when death is near, sheds the highest cards it can
+  lay off.
+
+Each choice is a `Choice`: the move and a one-line `why` in plain words for the stepper.
+`play_move(deal, bot)` lets a bot move in a deal, `play_deal(seed, players, bots)` lets bots
+play a whole deal (pure Python: `simulate` builds its frames on top of it); `clear_caches()`
+empties the memo tables of this module, `view` and `meld_count`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from penang_lib.engine.cards import JOKER_INDEX, NATURALS, Card, Counts
+from penang_lib.engine.deal import Deal, Phase
+from penang_lib.engine.fast.meld_count import SET_JOKER, index_at, run_mask, run_meld
+from penang_lib.engine.fast.meld_count import clear_caches as _clear_meld_caches
+from penang_lib.engine.melds import MAX_RUN, SET, Meld, position_rank
+from penang_lib.engine.moves import DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
+from penang_lib.engine.rules import MAX_PLAYERS, Rules
+from penang_lib.engine.validate import (
+    MAX_SEED,
+    ArgumentTypeError,
+    cut,
+    require_optional_whole,
+    require_whole,
+    shown,
+)
+from penang_lib.engine.view import Option, PlayerView
+from penang_lib.engine.view import clear_caches as _clear_view_caches
+
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "CarefulBot",
+    "Choice",
+    "GreedyBot",
+    "PlayerView",
+    "RandomBot",
+    "bot_names",
+    "clear_caches",
+    "make_bot",
+    "play_deal",
+    "play_deal_explained",
+    "play_move",
+    "seat_bots",
+]
+
+BOT_NAMES = ("random", "greedy", "careful")
+"""The names `make_bot` knows."""
+
+
+# -- choices ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A bot's move and, in one line of plain words, why it chose it."""
+
+    move: Move
+    why: str
+
+
+class Bot(Protocol):
+    """Anything that picks a move from a `PlayerView`."""
+
+    name: str
+
+    def choose(self, view: PlayerView) -> Choice: ...
+
+
+def _bot_seed(seed: object) -> int | None:
+    return require_optional_whole(seed, "a bot's seed")
+
+
+def _view(view: object) -> PlayerView:
+    """`view` when it is a `PlayerView`: a bot sees only that (`PlayerView.of(deal)`)."""
+    if view.__class__ is not PlayerView and not isinstance(view, PlayerView):
+        raise ArgumentTypeError(
+            f"a bot chooses from a PlayerView (PlayerView.of(deal)), not {shown(view)}"
+        )
+    return view
+
+
+def _forced_choice(view: PlayerView) -> Choice | None:
+    if view.__class__ is not PlayerView:
+        _view(view)
+    if view.over:
+        raise ValueError("the deal is over: there is no move to choose")
+    move = view.forced()
+    if move is None:
+        return None
+    if isinstance(move, DeclareGame):
+        return Choice(move, "The hand is empty: calling Game wins the deal.")
+    if view.passport:
+        return Choice(move, "No meld, no lay-off and no swap that leads to one: Dead.")
+    return Choice(move, "No meld can be made for the passport: Dead at once.")
+
+
+class RandomBot:
+    """Picks uniformly at random among the distinct legal moves (ending the turn is one of them).
+
+    The moves are counted by kind and only the chosen one is built, so a hand with jokers (which
+    can make thousands of melds) costs no more than any other.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = _bot_seed(seed)
+        self.rng = random.Random(self.seed)
+
+    def choose(self, view: PlayerView) -> Choice:
+        if view.__class__ is not PlayerView:
+            _view(view)
+        if view.over:
+            raise ValueError("the deal is over: there is no move to choose")
+        if not view.hand_sizes[view.seat]:
+            return Choice(DeclareGame(), "The hand is empty: calling Game wins the deal.")
+        total = view.count_melds() + len(view.lay_off_options()) + len(view.swap_options())
+        total += view.actions > 0
+        if total == 0:
+            forced = _forced_choice(view)
+            assert forced is not None
+            return forced
+        move = view.nth_move(self.rng.randrange(total))
+        return Choice(move, f"Picked at random among {total} legal moves.")
+
+
+def _set_meld(counts: Counts, rank: int, naturals: int, jokers: int) -> Meld:
+    """A set of `rank` with `naturals` of the hand's cards of that rank and `jokers` jokers."""
+    cards: list[Card] = []
+    for s in range(4):
+        index = s * 13 + rank - 1
+        take = min(counts[index], naturals - len(cards))
+        cards.extend([NATURALS[index]] * take)
+    return Meld(SET, (*cards, *([SET_JOKER[rank]] * jokers)), rank)
+
+
+def _meld_points(meld: Meld, rules: Rules) -> int:
+    return sum(rules.card_value(c.rank) for c in meld.physical)
+
+
+def _best_meld(view: PlayerView) -> Meld | None:
+    """The meld that sheds the most points now (every joker it can use, the longest runs)."""
+    counts = view.counts
+    rules = view.rules
+    masks, ranks = view.shape()
+    jokers = counts[JOKER_INDEX]
+    joker_value = rules.card_value(0)
+    best: tuple[int, int, Meld | None] = (-1, 0, None)
+    for rank in range(1, 14):
+        n = ranks[rank]
+        if n and n + jokers >= 3:
+            points = n * rules.card_value(rank) + jokers * joker_value
+            if points > best[0]:
+                best = (points, n + jokers, _set_meld(counts, rank, n, jokers))
+    for s in range(4):
+        mask = run_mask(masks[s])
+        if not mask:
+            continue
+        two_aces = counts[s * 13] >= 2
+        for low in range(1, MAX_RUN - 1):
+            missing = 0
+            high = low - 1
+            naturals: list[int] = []
+            # Widen the window as far as the jokers allow: every card added sheds points.
+            while high < MAX_RUN:
+                p = high + 1
+                real = bool(mask >> (p - 1) & 1)
+                if real and p == MAX_RUN and low == 1 and not two_aces:
+                    real = False  # the one ace already stands at the low end
+                if not real and missing == jokers:
+                    break
+                high = p
+                if real:
+                    naturals.append(p)
+                else:
+                    missing += 1
+            if high - low < 2 or not naturals:
+                continue
+            points = sum(rules.card_value(position_rank(p)) for p in naturals)
+            points += missing * joker_value
+            if points > best[0] or (points == best[0] and high - low + 1 > best[1]):
+                best = (points, high - low + 1, run_meld(s, low, high, naturals))
+    if best[2] is None and rules.all_joker_melds and jokers >= 3:
+        return next(view.melds(), None)
+    return best[2]
+
+
+class GreedyBot:
+    """Sheds as many points as it can each turn: its biggest meld first (jokers and all), then
+    every lay-off, highest card first, then the swaps that free a joker to lay off; it ends the
+    turn only when nothing is left to play."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = _bot_seed(seed)
+
+    def choose(self, view: PlayerView) -> Choice:
+        forced = _forced_choice(view)
+        if forced is not None:
+            return forced
+        rules = view.rules
+        meld = _best_meld(view)
+        if meld is not None:
+            points = _meld_points(meld, rules)
+            return Choice(
+                MeldMove.of_meld(meld),
+                f"Greedy: the biggest meld in hand, {meld.symbols}, sheds {points} points.",
+            )
+        lay = view.lay_off_options()
+        naturals = view.natural_lay_off_options()
+        if naturals:
+            target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
+            return Choice(
+                LayOff(target, card), f"Greedy: lay off {card.symbol}, the highest card that fits."
+            )
+        swaps = view.swap_options()
+        if swaps:
+            target, card = swaps[0]
+            return Choice(
+                Swap(target, card), f"Greedy: swap {card.symbol} for a joker, to shed more cards."
+            )
+        if lay:
+            return Choice(LayOff(*lay[0]), "Greedy: lay off a joker, 20 points out of the hand.")
+        return Choice(EndTurn(), "Greedy: nothing more can be played this turn.")
+
+
+def _shed_reason(view: PlayerView, naturals: list[Option], card: Card, also: bool = False) -> str:
+    """Why the careful bot, with death near, lays off `card`: the card worth the most points
+    among those it can lay off now, which is the highest in hand only when nothing higher is
+    stuck there. `also`: it has made an action this turn already."""
+    rules = view.rules
+    shed = f"shed {card.symbol} too" if also else f"shed {card.symbol}"
+    value = rules.card_value(card.rank)
+    size = view.hand_sizes[view.seat]
+    if size == 1:
+        return f"Careful: lay off {card.symbol}, the last card in hand, and go out."
+    playable = {c.index for _, c in naturals}
+    if all(rules.card_value(c.rank) <= value for c in view.cards):
+        return f"Death is near: {shed}, the highest card in hand ({value} points)."
+    if len(playable) == 1:
+        return (
+            f"Death is near: {shed}, the only card that can be laid off; "
+            "the higher cards are stuck in hand."
+        )
+    return (
+        f"Death is near: {shed}, the highest card that can be laid off now "
+        f"({value} points); the higher cards are stuck in hand."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A meld the careful bot could make and how many unseen cards it would let the others lay
+    off (`feeds`)."""
+
+    meld: Meld
+    feeds: int
+
+
+_END_TURN = Choice(EndTurn(), "Careful: one action is enough to stay alive; end the turn.")
+
+
+class CarefulBot:
+    """Plays as little as keeps it alive, the way players describe it (RULES.md, `dead`).
+
+    - One action per turn: a meld or a lay-off, then it ends the turn.
+    - Lays off before it melds; prefers a card that is in no meld of its own hand, a set as the
+      target (a run grows and opens a new end to the others), then the highest card.
+    - Keeps jokers: swaps them out of the table whenever it can, and lays one off only when that
+      is the only action left; melds with jokers only when no natural meld is possible.
+    - Holds back melds that would feed the others: of the three-card melds it could make, it
+      picks the one whose open ends take the fewest cards it cannot see.
+    - When death is near (no meld in hand, no joker, at most `near_death` cards it can lay off)
+      it sheds every card it can lay off, highest first, so that it dies holding few points (the
+      higher cards that fit nowhere stay in hand).
+    """
+
+    name = "careful"
+
+    def __init__(self, seed: int | None = None, near_death: int = 2) -> None:
+        self.seed = _bot_seed(seed)
+        self.near_death = require_whole(near_death, "near_death", 0, 1000)
+
+    def choose(self, view: PlayerView) -> Choice:
+        forced = _forced_choice(view)
+        if forced is not None:
+            return forced
+        if not view.passport:
+            return self._meld(view, passport=True)
+        rules = view.rules
+        if view.actions:
+            if view.jokers or view.has_meld():
+                return _END_TURN
+            naturals = view.natural_lay_off_options()
+            if naturals and self._death_near(view, naturals):
+                target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
+                return Choice(LayOff(target, card), _shed_reason(view, naturals, card, also=True))
+            return _END_TURN
+        swaps = view.swap_options()
+        if swaps:
+            target, card = swaps[0]
+            return Choice(
+                Swap(target, card),
+                f"Careful: swap {card.symbol} for the joker; a joker in hand is a spare turn.",
+            )
+        naturals = view.natural_lay_off_options()
+        if naturals:
+            if self._death_near(view, naturals):
+                target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
+                why = _shed_reason(view, naturals, card)
+            else:
+                target, card = self._best_lay_off(view, naturals)
+                why = f"Careful: lay off just {card.symbol}; one card keeps me alive."
+            return Choice(LayOff(target, card), why)
+        if view.has_meld():
+            return self._meld(view, passport=False)
+        lay = view.lay_off_options()
+        if lay:
+            target, card = min(lay, key=lambda o: view.table[o[0]].kind is not SET)
+            return Choice(LayOff(target, card), "Careful: a joker lay-off is the only action left.")
+        # Unreachable: with no meld, no lay-off and no swap the move was forced (Dead).
+        return Choice(next(iter(view.legal_moves)), "Careful: the only move left.")
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _meld(self, view: PlayerView, passport: bool) -> Choice:
+        candidate = _pick_meld(view, with_jokers=False) or _pick_meld(view, with_jokers=True)
+        what = "passport" if passport else "meld"
+        if candidate is None:  # only a meld of jokers alone (a house rule) is possible
+            return Choice(next(iter(view.legal_moves)), f"Careful: the only {what} there is.")
+        feeds = candidate.feeds
+        fed = "feeds nobody" if feeds == 0 else f"opens the table to {feeds} unseen card"
+        if feeds > 1:
+            fed += "s"
+        return Choice(
+            MeldMove.of_meld(candidate.meld),
+            f"Careful: the smallest {what}, {candidate.meld.symbols}, {fed}.",
+        )
+
+    def _death_near(self, view: PlayerView, naturals: list[Option]) -> bool:
+        if view.jokers:
+            return False
+        counts = view.counts
+        if sum(counts[card.index] for _, card in naturals) > self.near_death:
+            return False
+        return not view.has_meld()
+
+    @staticmethod
+    def _best_lay_off(view: PlayerView, naturals: list[Option]) -> Option:
+        rules = view.rules
+        useful = _meld_cards(view)
+        table = view.table
+
+        def key(option: Option) -> tuple[bool, bool, int]:
+            target, card = option
+            return (
+                not useful >> card.index & 1,
+                table[target].kind is SET,
+                rules.card_value(card.rank),
+            )
+
+        return max(naturals, key=key)
+
+
+_POPCOUNT3 = (0, 1, 1, 2, 1, 2, 2, 3)
+
+
+def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
+    """The three-card meld that feeds the others least: naturals only, or else with the fewest
+    jokers (two naturals and a joker before one natural and two jokers). Ties go to the meld
+    that keeps more of the hand's cards to lay off on it later, then to the most points."""
+    counts = view.counts
+    masks, ranks = view.shape()
+    jokers = counts[JOKER_INDEX]
+    levels = ((2, 1), (1, 2)) if with_jokers else ((3, 0),)
+    options: list[tuple[int, int, int]] = []  # (suit or -1 for a set, rank or low, jokers)
+    for need, use in levels:
+        if use > jokers:
+            break
+        for rank in range(1, 14):
+            if ranks[rank] >= need:
+                options.append((-1, rank, use))
+        for s in range(4):
+            mask = run_mask(masks[s])
+            if not mask:
+                continue
+            if need == 3:
+                starts = mask & (mask >> 1) & (mask >> 2) & 0xFFF
+                while starts:
+                    bit = starts & -starts
+                    options.append((s, bit.bit_length(), 0))
+                    starts ^= bit
+                continue
+            for low in range(1, MAX_RUN - 1):
+                if _POPCOUNT3[mask >> (low - 1) & 7] == need:
+                    options.append((s, low, use))
+        if options:
+            break
+    if not options:
+        return None
+    seen = view.table_naturals()
+    copies = view.copies
+    rules = view.rules
+    best: tuple[int, int, int] | None = None
+    choice: tuple[int, int, int] | None = None
+    for s, at, use in options:
+        if s < 0:
+            idx = [q * 13 + at - 1 for q in range(4)]
+            left = ranks[at] - (3 - use)  # of this rank, still in hand after the meld
+            feeds = max(0, 4 * copies - left - sum(seen[i] for i in idx))
+            keeps = left
+            points = (3 - use) * rules.card_value(at) + use * rules.card_value(0)
+        else:
+            ends = [p for p in (at - 1, at + 3) if 1 <= p <= MAX_RUN]
+            idx = [index_at(s, p) for p in ends]
+            feeds = sum(max(0, copies - counts[i] - seen[i]) for i in idx)
+            keeps = sum(counts[i] for i in idx)
+            mask = run_mask(masks[s])
+            points = use * rules.card_value(0) + sum(
+                rules.card_value(position_rank(p)) for p in range(at, at + 3) if mask >> (p - 1) & 1
+            )
+        key = (feeds, -keeps, -points)
+        if best is None or key < best:
+            best, choice = key, (s, at, use)
+    assert best is not None and choice is not None
+    s, at, use = choice
+    if s < 0:
+        meld = _set_meld(counts, at, 3 - use, use)
+    else:
+        mask = run_mask(masks[s])
+        meld = run_meld(s, at, at + 2, [p for p in range(at, at + 3) if mask >> (p - 1) & 1])
+    return _Candidate(meld, best[0])
+
+
+def _meld_cards(view: PlayerView) -> int:
+    """The naturals that belong to some natural three-card meld of the hand, as a bit mask over
+    count-vector indices."""
+    masks, ranks = view.shape()
+    out = 0
+    for rank in range(1, 14):
+        if ranks[rank] >= 3:
+            out |= _RANK_BITS[rank]
+    for s in range(4):
+        m = run_mask(masks[s])
+        starts = m & (m >> 1) & (m >> 2)
+        if starts:
+            covered = starts | starts << 1 | starts << 2
+            out |= ((covered | covered >> 13) & 0x1FFF) << (13 * s)
+    return out
+
+
+_RANK_BITS: tuple[int, ...] = tuple(
+    sum(1 << (q * 13 + rank - 1) for q in range(4)) if rank else 0 for rank in range(14)
+)
+
+
+_FACTORIES: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "careful": CarefulBot,
+}
+
+
+def clear_caches() -> None:
+    """Forget the memo tables kept per hand and per table meld (hand shapes and sizes, meld
+    counts, what each table meld takes). They only ever save time; benchmarks clear them so that
+    playing the same deals again is not faster than playing new ones."""
+    _clear_meld_caches()
+    _clear_view_caches()
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by name ("random", "greedy" or "careful"); `seed` drives the random one."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(
+            f"a bot's name should be text ({', '.join(BOT_NAMES)}), not {shown(name)}"
+        )
+    factory = _FACTORIES.get(name.strip().lower())
+    if factory is None:
+        raise ValueError(f"unknown bot {shown(name)}: choose from {', '.join(BOT_NAMES)}")
+    return factory(seed)
+
+
+def play_move(deal: Deal, bot: Bot) -> Choice:
+    """Let `bot` choose the next move of `deal` from the player's view, and push it."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"play_move takes a Deal, not {shown(deal)}")
+    if not callable(getattr(bot, "choose", None)):
+        raise ArgumentTypeError(
+            f"bot should be a bot with a choose(view) method (make_bot('careful')), not "
+            f"{shown(bot)}"
+        )
+    if deal.is_over:
+        raise ValueError("the deal is over: there is no move to choose")
+    choice = bot.choose(PlayerView.of(deal))
+    if not isinstance(choice, Choice):
+        raise ArgumentTypeError(f"a bot's choose() should return a Choice, not {shown(choice)}")
+    deal.push(choice.move)
+    return choice
+
+
+DEFAULT_BOTS: tuple[str, ...] = ("careful",)
+"""The bots `play_deal` and `simulate` seat when none are named (cycled to every seat)."""
+
+MAX_MOVES = 20_000
+"""A deal that runs longer than this is a bug in a bot or the engine, not a long deal."""
+
+
+# -- playing whole deals -----------------------------------------------------------------------
+def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]:
+    """One bot name per seat: a comma-separated text or a list, cycled to `players` seats.
+
+    Raises `ValueError` naming an unknown bot or an empty list.
+    """
+    players = require_whole(players, "players", 1, MAX_PLAYERS)
+    if bots is None:
+        names: list[str] = list(DEFAULT_BOTS)
+    elif isinstance(bots, str):
+        names = [b.strip().lower() for b in bots.split(",")]
+    elif isinstance(bots, Iterable) and not isinstance(bots, bytes):
+        names = []
+        for bot in bots:
+            if not isinstance(bot, str):
+                raise ArgumentTypeError(f"a bot's name should be text, not {shown(bot)}")
+            names.append(bot.strip().lower())
+    else:
+        raise ArgumentTypeError(
+            f"bots should be bot names ({', '.join(BOT_NAMES)}) as text or a list, "
+            f"not {shown(bots)}"
+        )
+    if not names or any(not n for n in names):
+        raise ValueError("name at least one bot, e.g. careful or random,greedy")
+    unknown = [n for n in names if n not in BOT_NAMES]
+    if unknown:
+        raise ValueError(f"unknown bot {cut(unknown[0])!r}: choose from {', '.join(BOT_NAMES)}")
+    return tuple(names[p % len(names)] for p in range(players))
+
+
+def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """The bots of one deal, each seeded from the deal's seed and its seat."""
+    seed = require_whole(seed, "seed", 0)
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ArgumentTypeError(f"names should be a list of bot names, not {shown(names)}")
+    return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+
+
+def _play(
+    seed: int,
+    players: int,
+    bots: str | Iterable[str] | None,
+    rules: Rules | None,
+    record: Callable[[Choice], None] | None,
+) -> Deal:
+    rules = Rules.of(rules)
+    rules.require_deal(players)
+    seed = require_whole(seed, "seed", 0, MAX_SEED)
+    names = bot_names(bots, players)
+    deal = Deal(players=players, seed=seed, rules=rules)
+    seats = seat_bots(names, seed)
+    push = deal.push
+    over = Phase.OVER  # read once: this loop runs every move (`deal.is_over`, without a call)
+    for _ in range(MAX_MOVES):
+        if deal.phase is over:
+            return deal
+        choice = seats[deal.turn].choose(PlayerView.of(deal))
+        push(choice.move)
+        if record is not None:
+            record(choice)
+    raise RuntimeError(f"deal {seed} did not end within {MAX_MOVES} moves")
+
+
+def play_deal(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+) -> Deal:
+    """Deal with `seed` and let the bots (names cycled to the seats) play it to the end."""
+    return _play(seed, players, bots, rules, None)
+
+
+def play_deal_explained(
+    seed: int,
+    players: int = 4,
+    bots: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+) -> tuple[Deal, list[Choice]]:
+    """`play_deal`, also returning each move's `Choice` (the bot's reason), in move order."""
+    choices: list[Choice] = []
+    deal = _play(seed, players, bots, rules, choices.append)
+    return deal, choices

@@ -1,0 +1,10 @@
+"""The tutorial site: what Voila serves and how.
+
+- `serve`: the published lessons, the landing page's catalogue, the rule sheet and the command
+  that starts Voila (`penang-rummy serve`); it imports no Jupyter.
+- `proxy`: the site behind a Jupyter server (jupyter-server-proxy's entry point).
+- `settings`: Voila's configuration, read by Voila from `jupyter/voila.py`.
+- `patches`: the site's changes to Voila: its hooks first, then the few patches no hook allows.
+- `jupyter/`: the site's Jupyter data folder (package data): the config file `voila.py` and the
+  template `voila/templates/penang`.
+"""

@@ -1,0 +1,156 @@
+"""Every rule id of the rule book is named by some event or verdict, and every event reads well."""
+
+from __future__ import annotations
+
+import pytest
+
+from penang_lib import (
+    RULE_BOOK,
+    Deal,
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    LayOff,
+    MeldMove,
+    Swap,
+    can_play,
+    check_meld,
+    explain,
+)
+from penang_lib.engine.cards import Card
+from penang_lib.engine.events import Event
+from penang_lib.engine.explain import EXPLAINED_RULES, join_names
+from tests.play import play_randomly
+
+
+def _random_deal_events(seeds: range, players: int) -> list[tuple[Deal, Event]]:
+    out: list[tuple[Deal, Event]] = []
+    for seed in seeds:
+        deal = play_randomly(Deal(players=players, seed=seed), seed)
+        out.extend((deal, e) for e in deal.events)
+    return out
+
+
+def _swap_deal() -> Deal:
+    """North melds with a joker, East melds, then swaps the joker out and lays it off."""
+    deal = Deal(hands=["5H 6H JK 9C 9C 2S", "7H 8S 8D 8C KD QS"], dealer=1)
+    deal.push(MeldMove.of("5H 6H JK@7H"))
+    deal.push(EndTurn())
+    deal.push(MeldMove.of("8S 8D 8C"))
+    deal.push(Swap(0, Card.parse("7H")))
+    deal.push(LayOff(1, Card.parse("JK")))
+    return deal
+
+
+def _game_deal() -> Deal:
+    """North melds every card at once and calls Game."""
+    deal = Deal(hands=["5H 6H 7H", "2S 2D 2C 9H"], dealer=1)
+    deal.push(MeldMove.of("5H 6H 7H"))
+    deal.push(DeclareGame())
+    return deal
+
+
+def test_every_rule_id_is_named_by_an_event_or_a_verdict() -> None:
+    named = {e.rule for _, e in _random_deal_events(range(12), 4)}
+    named |= {e.rule for _, e in _random_deal_events(range(6), 2)}
+    named |= {e.rule for e in _swap_deal().events + _game_deal().events}
+    verdicts = [
+        check_meld("5H 6H"),  # meld
+        check_meld("8S 8S 8S"),  # deck
+        check_meld("JK JK JK"),  # joker
+        can_play("2S 5D 9C", [], passport=False),  # dead.passport
+        can_play("2S 5D 9C", ["7H 8H 9H"], passport=True),  # dead
+    ]
+    named |= {v.rule for v in verdicts}
+    assert set(RULE_BOOK) <= named, sorted(set(RULE_BOOK) - named)
+
+
+def test_explain_has_a_sentence_for_every_event_rule() -> None:
+    produced = {e.rule for _, e in _random_deal_events(range(8), 3)} | {
+        e.rule for e in _swap_deal().events
+    }
+    assert produced <= EXPLAINED_RULES
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_explanations_are_plain_sentences_naming_the_player(players: int) -> None:
+    for deal, event in _random_deal_events(range(3), players):
+        sentence = explain(event, deal.names)
+        assert sentence.endswith("."), sentence
+        assert not sentence.startswith("Rule "), sentence
+        assert "None" not in sentence, sentence
+        if event.player is not None and event.rule not in ("players", "deck"):
+            assert deal.names[event.player] in sentence, (event.rule, sentence)
+
+
+def test_swap_explanation_says_which_card_the_joker_stood_for_and_who_took_it() -> None:
+    deal = _swap_deal()
+    swap = next(e for e in deal.events if e.rule == "swap")
+    sentence = explain(swap, deal.names)
+    assert "East" in sentence and "7♥" in sentence and "not an action" in sentence
+
+
+def test_passport_explanation_says_why_it_is_a_passport() -> None:
+    deal = _swap_deal()
+    first = deal.events[len(deal.start_events)]
+    assert first.rule == "passport" and first.player == 0
+    assert "first meld" in explain(first, deal.names)
+
+
+def test_game_explanation_and_scoring() -> None:
+    deal = _game_deal()
+    rules = [e.rule for e in deal.event_stack[-1]]
+    assert rules == ["game", "end", "scoring"]
+    assert "Game" in explain(deal.event_stack[-1][0], deal.names)
+    scoring = explain(deal.event_stack[-1][2], deal.names)
+    assert "North 0" in scoring and "East 15" in scoring and "North wins" in scoring
+
+
+def test_dead_passport_explanation_counts_the_whole_hand() -> None:
+    deal = Deal(hands=["2S 5D 9C", "7H 8H 9H"], dealer=1)
+    assert deal.can_play().rule == "dead.passport"
+    (event, *_rest) = deal.push(DeclareDead())
+    assert event.rule == "dead.passport"
+    sentence = explain(event, deal.names)
+    assert "3 cards" in sentence and "16 points" in sentence
+
+
+@pytest.mark.parametrize(
+    ("skipped", "expected"),
+    [
+        ("1", "East is dead and is skipped."),
+        ("1,2", "East and South are dead and are skipped."),
+        ("1,2,3", "East, South and West are dead and are skipped."),
+    ],
+)
+def test_the_skipped_dead_players_make_one_sentence(skipped: str, expected: str) -> None:
+    event = Event("turn-order", player=4, detail=skipped)
+    names = ["North", "East", "South", "West", "Fifth"]
+    assert explain(event, names) == f"Fifth plays next, going clockwise: {expected}"
+
+
+def test_join_names_says_one_two_or_three_names_as_a_sentence_does() -> None:
+    assert join_names([]) == ""
+    assert join_names(["East"]) == "East"
+    assert join_names(["East", "South"]) == "East and South"
+    assert join_names(["East", "South", "West"]) == "East, South and West"
+
+
+def test_a_three_way_tie_is_said_with_the_one_join() -> None:
+    event = Event("scoring", counts=(13, 13, 40, 13), detail="0,1,3")
+    names = ["North", "East", "South", "West"]
+    assert "North, East and West share the win." in explain(event, names)
+
+
+def test_a_real_deal_skipping_two_dead_players_says_are() -> None:
+    """The engine's own turn-order events with several dead players read in the plural."""
+    seen = 0
+    for deal, event in _random_deal_events(range(12), 4):
+        if event.rule == "turn-order" and "," in event.detail:
+            dead = [deal.names[int(s)] for s in event.detail.split(",")]
+            text = explain(event, deal.names)
+            assert text.endswith(f": {' and '.join(dead)} are dead and are skipped.") or (
+                len(dead) > 2 and text.endswith(f" and {dead[-1]} are dead and are skipped.")
+            )
+            seen += 1
+    assert seen

@@ -1,0 +1,442 @@
+"""The lessons' written stepper and match exercises, followed as a learner follows them.
+
+Each test builds the widget as the lesson's own code cell does (the cell is run), presses what the
+text says and checks what the text promises. The claims are read from the lesson's markdown where
+practical, so that a change to the text, the bots or the engine that makes the text untrue fails
+here; what the engine computes is asked of the widget, never copied into the test.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+
+from penang_lib.data.tables import match_frame, match_names
+from penang_lib.engine.deal import Status
+from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove
+from penang_lib.engine.rules import DealerSystem
+from penang_lib.site.serve import LESSONS
+from widgets.links import apply_link
+from widgets.match import MatchSheet
+from widgets.play import PlayTable
+from widgets.shared import is_shown
+from widgets.stepper import DealStepper
+
+NAMES = ("North", "East", "South", "West")
+CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+TAG = re.compile(r"<[^>]+>")
+
+
+# -- reading a lesson ---------------------------------------------------------------------------
+def cells(file: str) -> dict[str, dict[str, Any]]:
+    notebook = json.loads((LESSONS / file).read_text(encoding="utf-8"))
+    return {c["id"]: c for c in notebook["cells"]}
+
+
+def text(file: str, cell_id: str) -> str:
+    """The source of one cell (a markdown cell: what the learner reads)."""
+    return "".join(cells(file)[cell_id]["source"])
+
+
+def run_cells(file: str, *cell_ids: str) -> Any:
+    """Run these code cells of the lesson in one namespace, in order, and return the value of the
+    last cell's last expression: the widget the page shows."""
+    namespace: dict[str, Any] = {"display": lambda *_: None}
+    result: Any = None
+    for cell_id in cell_ids:
+        cell = cells(file)[cell_id]
+        assert cell["cell_type"] == "code", cell_id
+        tree = ast.parse(text(file, cell_id))
+        last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        body = tree.body[:-1] if last is not None else tree.body
+        exec(compile(ast.Module(body=body, type_ignores=[]), cell_id, "exec"), namespace)
+        result = None
+        if last is not None:
+            result = eval(compile(ast.Expression(last.value), cell_id, "eval"), namespace)
+    return result
+
+
+def plain(value: str) -> str:
+    """An HTML region's text, as a screen shows it (tags dropped, entities read)."""
+    return html.unescape(TAG.sub("", value))
+
+
+def names_in(sentence: str) -> list[str]:
+    return re.findall("|".join(NAMES), sentence)
+
+
+def one(pattern: str, source: str) -> re.Match[str]:
+    found = re.search(pattern, source)
+    assert found is not None, f"the lesson no longer says {pattern!r}"
+    return found
+
+
+# -- a stepper, pressed --------------------------------------------------------------------------
+def press(stepper: DealStepper, button: str, times: int = 1) -> None:
+    for _ in range(times):
+        stepper.buttons[button].click()
+    assert stepper.step >= 0  # a button's move arrives before anything reads the step
+
+
+def mover(stepper: DealStepper, k: int) -> str:
+    """Who made step `k` (from the panel's own words: "Step k, played in turn t: Name: ...")."""
+    found = one(rf"Step {k}, played in turn \d+: (\w+): ", plain(stepper.explanation.value))
+    return found.group(1)
+
+
+def to_move(stepper: DealStepper) -> str:
+    return one(r"(\w+) to move", plain(stepper.status.value)).group(1)
+
+
+def badges(stepper: DealStepper) -> set[str]:
+    """The rule ids the panel shows for its step."""
+    return set(re.findall(r'class="penang-badge"[^>]*>([\w.-]+)</span>', stepper.explanation.value))
+
+
+# -- lesson 3 --------------------------------------------------------------------------------
+LESSON_3 = "03_turns_and_passport.ipynb"
+
+
+def test_lesson_3_next_shows_who_is_to_move_in_turn_order() -> None:
+    """Press Next a few times: the line at the top says who is to move, in the order the text
+    lists (West, then North, East, South, and West again)."""
+    words = text(LESSON_3, "8fe00310")
+    promised = names_in(one(r"who is to move: ([^.]+)\.", words).group(1))
+    assert len(promised) >= 4
+    opens = one(r"The stepper opens after (\w+)'s first move", words).group(1)
+    stepper = run_cells(LESSON_3, "72cd19d7")
+    assert isinstance(stepper, DealStepper)
+    assert mover(stepper, stepper.step) == opens
+    seen = [to_move(stepper)]
+    for _ in range(40):
+        press(stepper, "Next")
+        if to_move(stepper) != seen[-1]:
+            seen.append(to_move(stepper))
+        if len(seen) == len(promised):
+            break
+    assert seen == promised
+
+
+def test_lesson_3_north_melds_lays_off_on_wests_run_and_ends_the_turn() -> None:
+    """Steps 3, 4 and 5: North melds, lays off on West's run, ends the turn; and step 1 is
+    West's passport, its panel naming the rule."""
+    words = text(LESSON_3, "5967686e")
+    found = one(r"step (\d+), (\d+) and (\d+): (\w+) makes a meld", words)
+    steps = [int(found.group(i)) for i in (1, 2, 3)]
+    who = found.group(4)
+    assert "lays off a card on West's run" in words and "ends the turn" in words
+    stepper = run_cells(LESSON_3, "72cd19d7")
+    press(stepper, "Next", steps[0] - stepper.step)
+    for k, kind in zip(steps, (MeldMove, LayOff, EndTurn), strict=True):
+        assert stepper.step == k and mover(stepper, k) == who
+        move = stepper.deal.move_stack[-1]
+        assert isinstance(move, kind), (k, move)
+        if isinstance(move, LayOff):
+            owner = stepper.deal.owners[move.target]
+            assert stepper.deal.names[owner] == "West"
+            assert stepper.deal.table[move.target].kind.value == "run"
+        press(stepper, "Next")
+    passport = one(r"step (\d+) is (\w+)'s passport", text(LESSON_3, "fba2ce0e"))
+    stepper.step = int(passport.group(1))
+    assert mover(stepper, stepper.step) == passport.group(2)
+    assert "passport" in badges(stepper)
+
+
+def test_lesson_3_a_dead_passport_is_skipped_at_the_step_the_text_names() -> None:
+    """The stepper opens at East's dead passport; Next up to step 11: North ends the turn and
+    the engine says South plays next, because East is dead and is skipped."""
+    words = text(LESSON_3, "7f40d188")
+    dead = one(r"The stepper opens at (\w+)'s turn", words).group(1)
+    rule = one(r"read the panel \(rule `([\w.]+)`\)", words).group(1)
+    found = one(
+        r"up to step (\d+): (\w+) ends the turn and the engine says (\w+) plays next", words
+    )
+    target, ender, nxt = int(found.group(1)), found.group(2), found.group(3)
+    stepper = run_cells(LESSON_3, "72cd19d7", "ec31d0ed")
+    assert mover(stepper, stepper.step) == dead and rule in badges(stepper)
+    press(stepper, "Next", target - stepper.step)
+    assert stepper.step == target and mover(stepper, target) == ender
+    assert isinstance(stepper.deal.move_stack[-1], EndTurn)
+    assert f"{nxt} plays next, going clockwise: {dead} is dead and is skipped." in plain(
+        stepper.explanation.value
+    )
+
+
+# -- lesson 6 --------------------------------------------------------------------------------
+LESSON_6 = "06_dead_game_scoring.ipynb"
+
+
+def test_lesson_6_the_dead_exercise_ends_as_its_hidden_answer_says() -> None:
+    """Declare Dead, Bots to my turn, read the counts: "North died first and still won:
+    2 + 7 + 10 = 19 was the lowest count." The answer is folded away below the exercise."""
+    order = list(cells(LESSON_6))
+    answer = text(LESSON_6, "e430b76c")
+    assert order.index("e430b76c") > order.index("4b911b80")  # after the table, not above it
+    assert answer.startswith("<details>") and "<summary>" in answer
+    assert answer.rstrip().endswith("</details>")
+    found = one(r"(\w+) died first and still won: ([\d + ]+) = (\d+) was the lowest count", answer)
+    who, total = found.group(1), int(found.group(3))
+    assert sum(int(n) for n in found.group(2).split("+")) == total
+    table = run_cells(LESSON_6, "9641684d", "4b911b80")
+    assert isinstance(table, PlayTable)
+    table.buttons["Declare Dead"].click()
+    table.buttons["Bots to my turn"].click()
+    deal = table.deal
+    assert deal.is_over
+    deaths = [deal.movers[i] for i, m in enumerate(deal.move_stack) if isinstance(m, DeclareDead)]
+    assert deaths[0] == table.seat and deal.names[table.seat] == who  # "died first"
+    assert [deal.names[w] for w in deal.winners] == [who]
+    assert deal.scores[deal.winners[0]] == total == min(deal.scores)
+    assert f"{total}" in plain(table.scores.value)
+
+
+def test_lesson_6_the_game_deal_ends_as_the_text_says() -> None:
+    """South lays off the last card and calls Game at the steps the text names; the counts it
+    gives; then step 78 (the highest card in hand) and step 69 (the only card to lay off)."""
+    words = text(LESSON_6, "5ba1b835")
+    found = one(r"(\w+) lays off the last card at step (\d+) and calls Game at step (\d+)", words)
+    winner, last, game = found.group(1), int(found.group(2)), int(found.group(3))
+    pays = one(r"(\w+), still alive, pays (\d+) for the cards in hand, (\w+) jokers", words)
+    stepper = run_cells(LESSON_6, "9641684d", "febfed9f")
+    assert stepper.step == game == stepper.steps
+    deal = stepper.deal
+    assert isinstance(deal.move_stack[game - 1], DeclareGame) and mover(stepper, game) == winner
+    seat = deal.names.index(winner)
+    assert deal.scores[seat] == 0 and f"{winner} counts 0" in words
+    west = deal.names.index(pays.group(1))
+    assert deal.status[west] is Status.ALIVE and deal.scores[west] == int(pays.group(2))
+    jokers = sum(card.is_joker for card in deal.hand(west))
+    assert jokers == ["one", "two", "three", "four"].index(pays.group(3)) + 1
+    assert is_shown(stepper.scores)
+    press(stepper, "Back")
+    assert mover(stepper, last) == winner and isinstance(stepper.deal.move_stack[-1], LayOff)
+    assert stepper.deal.hand_size(seat) == 0
+    highest = one(
+        r"step (\d+) to see a bot that feels death coming: (\w+) lays off (\S+), the "
+        r"highest card in hand",
+        words,
+    )
+    only = one(r"At step (\d+) (\w+) could lay off only (\S+), and the bot's reason says so", words)
+    stepper.step = int(highest.group(1))
+    reason = plain(stepper.explanation.value)
+    assert mover(stepper, stepper.step) == highest.group(2)
+    assert f"shed {highest.group(3)}, the highest card in hand" in reason
+    stepper.step = int(only.group(1))
+    reason = plain(stepper.explanation.value)
+    assert mover(stepper, stepper.step) == only.group(2)
+    assert f"shed {only.group(3)}, the only card that can be laid off" in reason
+    assert "stuck in hand" in reason
+
+
+def test_lesson_6_when_nobody_goes_out_and_under_the_house_rule() -> None:
+    """South dead at step 80, West alone; Next: West lays off a joker, then is dead; the tie the
+    text names. Under the house rule: it stops at step 80 and South wins alone."""
+    words = text(LESSON_6, "2eab5991")
+    dead = one(r"(\w+) has just declared Dead at step (\d+), and only (\w+) is alive", words)
+    lays = one(r"(\w+) lays off a joker at step (\d+), and declares Dead at step (\d+)", words)
+    tie = one(r"(\w+) and (\w+) both count (\d+): a tie shares the win", words)
+    stepper = run_cells(LESSON_6, "9641684d", "732e1cce")
+    assert stepper.step == int(dead.group(2)) and mover(stepper, stepper.step) == dead.group(1)
+    assert isinstance(stepper.deal.move_stack[-1], DeclareDead)
+    assert [stepper.deal.names[p] for p in stepper.deal.alive] == [dead.group(3)]
+    press(stepper, "Next")
+    assert mover(stepper, int(lays.group(2))) == lays.group(1)
+    move = stepper.deal.move_stack[-1]
+    assert isinstance(move, LayOff) and move.card.is_joker
+    press(stepper, "Next", int(lays.group(3)) - stepper.step)
+    assert isinstance(stepper.deal.move_stack[-1], DeclareDead) and stepper.deal.is_over
+    deal = stepper.deal
+    winners = sorted(deal.names[w] for w in deal.winners)
+    assert winners == sorted([tie.group(1), tie.group(2)])
+    assert {deal.scores[w] for w in deal.winners} == {int(tie.group(3))}
+
+    rule = text(LESSON_6, "e23bed0a")
+    stop = one(
+        r"it stops at step (\d+), (\w+) never gets to lay off the joker and keeps (\d+) "
+        r"points, and (\w+) wins alone",
+        rule,
+    )
+    house = run_cells(LESSON_6, "9641684d", "c536a5a3")
+    assert house.steps == int(stop.group(1)) and house.step == house.steps
+    deal = house.deal
+    assert deal.is_over and deal.scores[deal.names.index(stop.group(2))] == int(stop.group(3))
+    assert [deal.names[w] for w in deal.winners] == [stop.group(4)]
+
+
+# -- lesson 7 --------------------------------------------------------------------------------
+LESSON_7 = "07_whole_deal.ipynb"
+BULLET = re.compile(r"^- \[Step (\d+)\]\(07_whole_deal\.ipynb\?([^)]+)\): (.+)$", re.MULTILINE)
+
+
+def watch_for() -> list[tuple[int, str, str]]:
+    """The "What to watch for" list: (step, the link's query, what the text says of it)."""
+    return [(int(k), q, said) for k, q, said in BULLET.findall(text(LESSON_7, "53625b79"))]
+
+
+def test_lesson_7_the_deal_has_the_steps_the_text_says() -> None:
+    stepper = run_cells(LESSON_7, "6ead83c3")
+    steps = int(one(r"The deal has (\d+) steps", text(LESSON_7, "53625b79")).group(1))
+    assert stepper.steps == steps
+    assert len(watch_for()) >= 10
+
+
+@pytest.mark.parametrize(("step", "query", "said"), watch_for())
+def test_lesson_7_each_step_to_watch_for_shows_what_the_text_says(
+    step: int, query: str, said: str
+) -> None:
+    """Open the bullet's link as the page does (the lesson's last cell, `apply_link`): the
+    stepper is at that step, its panel shows each rule id the bullet names, and the cards and
+    counts the bullet names are in the panel (those after "at step N" in that step's)."""
+    stepper = run_cells(LESSON_7, "6ead83c3")
+    apply_link(
+        stepper,
+        query,
+        page=LESSON_7,
+        seed=int(dict(p.split("=") for p in query.split("&"))["seed"]),
+    )
+    assert stepper.step == step
+    here, *later_parts = re.split(r"at step (\d+)", said)
+    claims = [(step, here)] + [
+        (int(later_parts[i]), later_parts[i + 1]) for i in range(0, len(later_parts), 2)
+    ]
+    for k, words in claims:
+        stepper.step = k
+        panel = plain(stepper.explanation.value)
+        if k:
+            who = names_in(words)
+            assert who and mover(stepper, k) in who, (k, words, panel)
+        for rule in re.findall(r"`([\w.-]+)`", words):
+            assert rule in badges(stepper), (k, rule)
+        holding = re.search(r"holding just (.+?)\.?$", words)
+        if holding:  # the cards left in the mover's hand
+            seat = stepper.deal.movers[k - 1]
+            hand = sorted(c.symbol for c in stepper.deal.hand(seat))
+            assert hand == sorted(CARD.findall(holding.group(1))), (k, hand)
+            words = words[: holding.start()]
+        seen = panel + plain(stepper.table.value)  # the panel, and the melds beside it
+        for card in CARD.findall(words):
+            assert card in seen, (k, card, seen)
+        for number in re.findall(r"(\d+) points", words):
+            assert f"{number} points" in panel, (k, number, panel)
+        for name, count in re.findall(r"(North|East|South|West) (\d+)\b", words):
+            assert f"{name} {count}" in panel, (k, name, count, panel)
+
+
+def test_lesson_7_pause_keeps_the_step_and_the_two_turn_numbers_are_named() -> None:
+    """Play turns into Pause, which keeps the step; the header and the panel name their turns as
+    the text says (after step 7: played in turn 4, next: turn 5, South to move)."""
+    words = text(LESSON_7, "51ab41ae")
+    found = one(
+        r'after "Step (\d+)", in which (\w+) declares Dead in turn (\d+), it reads '
+        r'"(next: turn \d+, \w+ to move)"',
+        words,
+    )
+    stepper = run_cells(LESSON_7, "6ead83c3")
+    stepper.step = int(found.group(1))
+    assert mover(stepper, stepper.step) == found.group(2)
+    assert isinstance(stepper.deal.move_stack[-1], DeclareDead)
+    assert f"played in turn {found.group(3)}:" in plain(stepper.explanation.value)
+    assert found.group(4) in plain(stepper.status.value)
+    assert "Pause" in text(LESSON_7, "e588e2bf")
+    stepper.play.playing = True
+    stepper.play.playing = False  # Pause: nothing moves back
+    assert stepper.step == int(found.group(1))
+
+
+# -- lesson 9 --------------------------------------------------------------------------------
+LESSON_9 = "09_match.ipynb"
+
+
+def try_this() -> list[str]:
+    return re.findall(r"^\d+\. (.+)$", text(LESSON_9, "0faf5599"), re.MULTILINE)
+
+
+def sheet() -> MatchSheet:
+    made = run_cells(LESSON_9, "f01d3337", "d77d2e2d")
+    assert isinstance(made, MatchSheet)
+    return made
+
+
+def test_lesson_9_the_end_of_the_lesson_7_deal_counts_as_the_text_says() -> None:
+    """The end of the deal, as the text counts it: "West went out and counts 0; East died at the
+    passport with all 20 cards and counts 154"."""
+    words = text(LESSON_9, "933b34a4")
+    out = one(r"(\w+) went out and counts (\d+)", words)
+    dead = one(r"(\w+) died at the passport with all (\d+) cards and counts (\d+)", words)
+    stepper = run_cells(LESSON_9, "f01d3337")
+    deal = stepper.deal
+    assert deal.is_over and deal.scores[deal.names.index(out.group(1))] == int(out.group(2))
+    seat = deal.names.index(dead.group(1))
+    assert deal.status[seat] is Status.DEAD_PASSPORT and deal.hand_size(seat) == int(dead.group(2))
+    assert deal.scores[seat] == int(dead.group(3))
+
+
+def test_lesson_9_try_this_with_points_recorded() -> None:
+    first, second, rest = try_this()[:3]
+    match_sheet = sheet()
+    match_sheet.buttons["Play next deal"].click()
+    match = match_sheet.match
+    names = match_names(match)
+    deal = match.deals[0]
+    assert names[deal.dealer] == one(r"(\w+) dealt deal 1", first).group(1)
+    counts = re.findall(
+        r"(North|East|South|West) (\d+)", one(r"the counts are ([^.]+)\.", first)[1]
+    )
+    assert [(n, int(c)) for n, c in counts] == list(zip(names, deal.scores, strict=True))
+    shared = one(r"(\w+) and (\w+) share the win with (\d+)", first)
+    assert sorted(names[w] for w in deal.winners) == sorted(shared.group(1, 2))
+    assert min(deal.scores) == int(shared.group(3))
+    nxt = one(r"(\w+) deals\.", first).group(1)
+    assert f"{nxt} deals next" in plain(match_sheet.status.value)
+
+    match_sheet.buttons["Play next deal"].click()
+    deal = match.deals[1]
+    assert names[deal.dealer] == nxt
+    pair = one(r"(\w+) and (\w+) share the win this time", second)
+    assert sorted(names[w] for w in deal.winners) == sorted(pair.group(1, 2))
+    third = one(r"so (\w+) deals deal 3", second).group(1)
+    assert f"{third} deals next" in plain(match_sheet.status.value)
+
+    assert "Play the rest" in rest and "lowest total" in rest
+    match_sheet.buttons["Play the rest"].click()
+    assert match.is_over and match.winners
+    status = plain(match_sheet.status.value)
+    assert f"lowest total ({min(match.totals)})" in status
+    assert all(names[w] in status for w in match.winners)
+
+
+def test_lesson_9_try_this_with_no_points_recorded() -> None:
+    fourth, fifth = try_this()[3:5]
+    menu = one(r"choose \*\*(.+?)\*\* in the \*\*Next dealer\*\* menu", fourth).group(1)
+    match_sheet = sheet()
+    match_sheet.buttons["Play next deal"].click()
+    labels = dict(match_sheet.system.options)
+    assert menu in labels
+    match_sheet.system.value = labels[menu]
+    assert match_sheet.match.rules.dealer_system is DealerSystem.WORST_LOSER
+    assert match_sheet.match.deals == []  # "The match starts again"
+    match_sheet.buttons["Play next deal"].click()
+    match = match_sheet.match
+    names = match_names(match)
+    worst = one(r"(\w+) had the highest count \((\d+)\), so this time (\w+) deals deal 2", fourth)
+    first = match.deals[0]
+    assert max(first.scores) == int(worst.group(2))
+    assert first.scores[names.index(worst.group(1))] == max(first.scores)
+    assert f"{worst.group(3)} deals next" in plain(match_sheet.status.value)
+    assert "no totals" in fourth and "chart is gone" in fourth
+    assert "total" not in plain(match_sheet.sheet.value).replace("no totals", "")
+    assert not is_shown(match_sheet.chart)
+
+    assert "Play the rest" in fifth and "nobody wins the match" in fifth
+    match_sheet.buttons["Play the rest"].click()
+    assert match.is_over and match.winners == [] and match.totals == []
+    frame = match_frame(match)
+    for row, won in zip(frame["winners"], match.deal_winners, strict=True):
+        assert row == ", ".join(names[w] for w in won)
+        assert f"<td>{html.escape(row)}</td>" in match_sheet.sheet.value
+    assert "no match winner" in plain(match_sheet.status.value)

@@ -1,0 +1,171 @@
+"""penang_lib/site/patches.py's patches of Voila: each named once in `PATCHES`, each checked against
+the installed Voila before it is applied, and skipped with a warning when Voila has changed."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from importlib.metadata import version
+from types import ModuleType
+from typing import Any
+
+import pytest
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+from traitlets.config import Application
+
+from tests.checkout import REPO
+from tests.site.test_serve import site_changes
+
+
+def test_every_patched_target_is_in_the_installed_voila_as_expected() -> None:
+    site = site_changes()
+    assert site.PATCHES, "the registry names the patches"
+    for patch in site.PATCHES:
+        assert patch.why and patch.targets, patch.name
+        assert Version(version("voila")) in SpecifierSet(patch.tested), patch.name
+        for target in patch.targets:
+            assert site.target_problem(target) is None, (patch.name, target.path)
+
+
+def test_the_configuration_points_the_site_uses_instead_of_patches_exist() -> None:
+    import voila.app
+    from jupyter_server.auth.authorizer import Authorizer
+    from jupyter_server.services.kernels.connection.base import BaseKernelWebsocketConnection
+
+    from tests.site.test_serve import site_config
+
+    site = site_changes()
+    traits = voila.app.Voila.class_traits()
+    assert set(site.HOOKS) <= set(traits)
+    assert traits["kernel_websocket_connection_class"].klass is BaseKernelWebsocketConnection
+    assert traits["authorizer_class"].klass is Authorizer
+    settings = site_config().Voila  # type: ignore[attr-defined]
+    for hook, base in [
+        ("kernel_websocket_connection_class", BaseKernelWebsocketConnection),
+        ("authorizer_class", Authorizer),
+    ]:
+        assert issubclass(settings[hook], base), hook
+
+
+def test_the_authorizer_keeps_a_kernel_to_the_browser_that_claimed_it() -> None:
+    site = site_changes()
+
+    class Handler:
+        def __init__(self, learner: str | None, kernel_id: str) -> None:
+            self.kernel_manager = {"k1": object()}
+            self.path_kwargs = {"kernel_id": kernel_id}
+            self.learner = learner
+
+        def get_cookie(self, name: str) -> str | None:
+            assert name == site.LEARNER_COOKIE
+            return self.learner
+
+    authorizer = site.SiteAuthorizer()
+    assert authorizer.is_authorized(Handler("ana", "k1"), None, "read", "kernels")
+    assert authorizer.is_authorized(Handler("ana", "k1"), None, "execute", "kernels")
+    assert not authorizer.is_authorized(Handler("ben", "k1"), None, "read", "kernels")
+    assert not authorizer.is_authorized(Handler(None, "k1"), None, "read", "kernels")
+    assert authorizer.is_authorized(Handler("ben", "gone"), None, "read", "kernels")  # 404
+    assert authorizer.is_authorized(Handler("ben", "k1"), None, "read", "contents")
+
+
+def test_the_tested_range_is_the_one_the_package_pins() -> None:
+
+    pyproject = (REPO / "pyproject.toml").read_text()
+    assert f'"voila{site_changes().TESTED_VOILA}"' in pyproject
+
+
+class _Handler:
+    def post(self, kernel_id: str) -> None:
+        """A stand-in for the handler a patch wraps."""
+
+
+def test_a_patch_whose_target_is_gone_or_changed_is_skipped_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import voila.app
+
+    site = site_changes()
+    stand_in = ModuleType("stand_in_voila")
+    stand_in.Handler = _Handler  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "stand_in_voila", stand_in)
+    monkeypatch.setattr(voila.app, "_penang_site", False, raising=False)
+    # Outside a running Voila the warning goes to the site's own logger (caplog sees it).
+    monkeypatch.setattr(Application, "initialized", classmethod(lambda cls: False))
+    applied: list[str] = []
+
+    def patch(name: str, target: Any) -> Any:
+        return site.Patch(name, (target,), "no hook", lambda: applied.append(name))
+
+    post = "stand_in_voila:Handler.post"
+    monkeypatch.setattr(
+        site,
+        "PATCHES",
+        (
+            patch("kept", site.Target(post, ("self", "kernel_id"))),
+            patch("gone", site.Target("stand_in_voila:Handler.get", ("self", "kernel_id"))),
+            patch("changed", site.Target(post, ("self", "kernel_id", "reason"))),
+            patch("module_gone", site.Target("no_such_voila_module:Handler.post")),
+        ),
+    )
+    with caplog.at_level(logging.WARNING):
+        site.install()  # the site starts: no exception
+    assert applied == ["kept"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 3
+    installed = version("voila")
+    for name, said in [
+        ("gone", "stand_in_voila:Handler.get is gone"),
+        ("changed", "now takes (self, kernel_id), not (self, kernel_id, reason)"),
+        ("module_gone", "no_such_voila_module:Handler.post is gone"),
+    ]:
+        (warning,) = [w for w in warnings if f"patch {name} skipped" in w]
+        assert said in warning and f"installed Voila {installed}" in warning
+        assert "tested on voila>=0.5.6,<0.6" in warning
+
+
+def test_the_kernel_websocket_drops_tracebacks_and_printed_text() -> None:
+    site = site_changes()
+    sent: list[tuple[Any, bool]] = []
+
+    class Socket:
+        def write_message(self, message: Any, binary: bool = False) -> None:
+            sent.append((message, binary))
+
+    class Connection:
+        websocket_handler = Socket()
+
+    write = site.SiteConnection.write_message.fget(Connection())
+    error = json.dumps({"header": {"msg_type": "error"}, "content": {"traceback": ["..."]}})
+    printed = json.dumps({"header": {"msg_type": "stream"}, "content": {"text": "/home/x.py"}})
+    update = json.dumps({"header": {"msg_type": "comm_msg"}, "content": {"data": {}}})
+    for message in (error, printed, update):
+        write(message, binary=False)
+    assert sent == [(update, False)]
+
+
+def test_the_kernel_websocket_turns_nagle_off_before_it_connects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jupyter_server.services.kernels.connection.channels import (
+        ZMQChannelsWebsocketConnection,
+    )
+
+    site = site_changes()
+    calls: list[str] = []
+
+    class Socket:
+        def set_nodelay(self, value: bool) -> None:
+            calls.append(f"nodelay {value}")
+
+    def connect(self: Any) -> str:
+        calls.append("connect")
+        return "connected"
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", connect)
+    connection = site.SiteConnection.__new__(site.SiteConnection)
+    connection._trait_values["websocket_handler"] = Socket()  # no kernel needed for this
+    assert connection.connect() == "connected"
+    assert calls == ["nodelay True", "connect"]

@@ -1,0 +1,230 @@
+"""Lesson 10's charts (widgets/charts.py) against the lab's data, and the lesson's words about
+them: every title names what its bars are, every percent axis stays within 0-100, every bar's
+height and label are the data's, and each claim of the text holds in the data."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+
+from penang_lib.data import lab as lab_module
+from penang_lib.site.serve import LESSONS
+from tests.checkout import REPO
+from widgets.charts import (
+    CHARTS,
+    PERCENT,
+    Chart,
+    bots_chart,
+    nobody_out_chart,
+    passport_chart,
+    turns_chart,
+)
+from widgets.lessons import lesson_data
+
+LAB = lesson_data("10_strategy_lab")
+NOTEBOOK = LESSONS / "10_strategy_lab.ipynb"
+
+
+def cells(kind: str) -> list[str]:
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == kind]
+
+
+def section(number: int) -> str:
+    """The markdown of the lesson's section `number` ("## 3. ...") up to the next chart."""
+    for text in cells("markdown"):
+        if text.startswith(f"## {number}. "):
+            return text
+    raise AssertionError(f"lesson 10 has no section {number}")
+
+
+def bar_heights(ax: Axes) -> list[float]:
+    return [float(patch.get_height()) for patch in ax.containers[0]]
+
+
+def bar_texts(ax: Axes) -> list[str]:
+    """The text written on each bar (above it or inside its top), in bar order."""
+    return [t.get_text() for t in ax.texts if t.get_text()]
+
+
+def data(line: Line2D, axis: str = "y") -> list[float]:
+    """A line's points on one axis, as plain numbers."""
+    values = line.get_ydata() if axis == "y" else line.get_xdata()
+    return [float(v) for v in np.asarray(values).ravel()]
+
+
+def ticks(ax: Axes) -> list[str]:
+    return [t.get_text() for t in ax.get_xticklabels()]
+
+
+def percent_axes(chart: Chart) -> list[Axes]:
+    return [ax for ax in chart.figure.axes if "%" in ax.get_ylabel()]
+
+
+def test_the_lesson_draws_every_chart_with_one_line_each() -> None:
+    code = "\n".join(cells("code"))
+    for make in CHARTS:
+        assert re.search(rf"^{make.__name__}\(lab\)$", code, re.M), make.__name__
+    assert "Figure(" not in code and "savefig" not in code
+
+
+@pytest.mark.parametrize("make", CHARTS, ids=lambda make: make.__name__)
+def test_every_chart_has_a_title_axes_labels_and_an_alt_text_with_its_numbers(
+    make: Any,
+) -> None:
+    chart: Chart = make(LAB)
+    assert chart.title and chart.alt
+    for ax in chart.figure.axes:
+        assert ax.get_title(), f"{chart.title}: an axes without a title"
+        assert ax.get_ylim()[0] == 0, f"{ax.get_title()}: the value axis does not start at 0"
+    assert chart.figure.axes[0].get_ylabel()
+    for text in (t for ax in chart.figure.axes for t in bar_texts(ax)):
+        assert text in chart.alt, f"{text!r} is on the chart but not in its text alternative"
+    html = chart._repr_html_()
+    assert html.count("<img ") == 1 and 'alt="' in html and chart.title in html
+
+
+@pytest.mark.parametrize("make", CHARTS, ids=lambda make: make.__name__)
+def test_no_percent_axis_runs_past_100(make: Any) -> None:
+    chart: Chart = make(LAB)
+    for ax in percent_axes(chart):
+        assert ax.get_ylim() == PERCENT, ax.get_title()
+        assert all(0 <= h <= 100 for h in bar_heights(ax))
+
+
+def test_the_passport_chart_says_each_bars_table_size_and_deals() -> None:
+    chart = passport_chart(LAB)
+    (ax,) = chart.figure.axes
+    p = LAB["passport"]
+    # Its title must not name one table size while its bars are several.
+    assert chart.title == ax.get_title()
+    assert not re.search(r"\b\d players\b", chart.title.replace(f"{min(p)} to {max(p)}", ""))
+    assert f"{min(p)} to {max(p)} players" in chart.title
+    for label, (n, row) in zip(ticks(ax), p.items(), strict=True):
+        assert label == f"{n} players\n{row['deals']:,} deals"
+    assert bar_heights(ax) == pytest.approx(
+        [row["failures"] / row["hands"] * 10_000 for row in p.values()]
+    )
+    assert bar_texts(ax) == [f"{row['failures']} of {row['hands']:,}" for row in p.values()]
+
+
+def test_the_nobody_out_charts_show_the_rates_of_the_data() -> None:
+    chart = nobody_out_chart(LAB)
+    groups = LAB["nobody_out"]
+    assert len(chart.figure.axes) == len(groups)
+    for ax, group in zip(chart.figure.axes, groups.values(), strict=True):
+        assert ticks(ax) == list(group)
+        rates = [100 * row["rate"] for row in group.values()]
+        assert bar_heights(ax) == pytest.approx(rates)
+        assert sorted(bar_texts(ax)) == sorted(f"{r:.0f}%" for r in rates)
+        (deals,) = {row["deals"] for row in group.values()}
+        assert f"({deals:,} deals a bar)" in ax.get_title()
+
+
+def test_the_bots_charts_show_wins_and_counts_of_the_data() -> None:
+    chart = bots_chart(LAB)
+    by_bot = LAB["bots"]["by_bot"]
+    wins, counts = chart.figure.axes
+    assert ticks(wins) == ticks(counts) == list(by_bot)
+    assert bar_heights(wins) == pytest.approx([100 * b["win_rate"] for b in by_bot.values()])
+    assert bar_heights(counts) == pytest.approx([b["mean_count"] for b in by_bot.values()])
+    assert bar_texts(counts) == [f"{b['mean_count']:.0f}" for b in by_bot.values()]
+    assert f"({LAB['bots']['deals']:,} deals)" in wins.get_title()
+    assert "lower is better" in counts.get_title()
+
+
+def test_the_turns_charts_draw_each_tables_mean_count() -> None:
+    chart = turns_chart(LAB)
+    left, right = chart.figure.axes
+    turns = LAB["turns"]
+    assert [line.get_label() for line in left.lines] == [f"{name} bots" for name in turns]
+    for line, row in zip(left.lines, turns.values(), strict=True):
+        assert data(line, "x") == row["turn"]
+        assert data(line) == pytest.approx(row["mean"])
+    assert f"{len(turns)} tables" in left.get_title()
+    careful = turns["careful"]
+    assert [data(line) for line in right.lines] == [
+        careful["winners"],
+        careful["others"],
+    ]
+
+
+# -- the lesson's words, against the data ----------------------------------------------------
+def test_the_passport_section_says_how_rare_a_failure_is() -> None:
+    text = section(1)
+    p = LAB["passport"]
+    assert "one hand in two thousand with 20 cards" in text
+    for n in ("4", "5"):
+        assert 1500 <= p[n]["hands"] / p[n]["failures"] <= 2500, n
+    assert "none at all in these deals with the 25 cards" in text
+    assert p["2"]["failures"] == p["3"]["failures"] == 0
+
+
+def test_the_nobody_out_section_says_what_the_bars_show() -> None:
+    text = section(2)
+    by_bots = LAB["nobody_out"]["by_bots"]
+    by_players = LAB["nobody_out"]["by_players"]
+    assert "a table of careful bots sees someone go out more often" in text
+    assert by_bots["careful"]["rate"] == min(by_bots[k]["rate"] for k in by_bots)
+    assert "the more players" in text and "the more often someone empties their hand" in text
+    rates = [by_players[n]["rate"] for n in sorted(by_players, key=int)]
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_the_bots_section_names_its_table_and_gives_the_datas_numbers() -> None:
+    """Issue 19: "careful play ends with far lower counts" was true of the mixed table only
+    (alone, four greedy bots end lower than four careful ones): the text says which table."""
+    text = section(3)
+    bots = LAB["bots"]
+    by_bot = bots["by_bot"]
+    assert sorted(bots["lineup"]) == ["careful", "careful", "greedy", "random"]
+    assert "Two careful bots, a greedy one and a random one at the same table" in text
+    assert "At this mixed table" in text
+    wins = re.search(r"win far more often \((\d+)% .*?, against (\d+)% .*? and (\d+)% ", text)
+    counts = re.search(r"far lower counts \((\d+) on average, against (\d+) and (\d+)\)", text)
+    assert wins and counts, text
+    order = ("careful", "greedy", "random")
+    assert [int(n) for n in wins.groups()] == [round(100 * by_bot[b]["win_rate"]) for b in order]
+    assert [int(n) for n in counts.groups()] == [round(by_bot[b]["mean_count"]) for b in order]
+
+
+def test_the_turns_section_says_where_the_one_kind_tables_end() -> None:
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    texts = ["".join(c["source"]) for c in notebook["cells"]]
+    after = texts[texts.index("turns_chart(lab)") + 1]
+    turns = LAB["turns"]
+    found = re.search(
+        r"four careful bots ends with a mean count of (\d+), a table of four greedy bots with "
+        r"(\d+), about the same",
+        after,
+    )
+    assert found, after
+    careful, greedy = (round(turns[k]["mean"][-1]) for k in ("careful", "greedy"))
+    assert [int(n) for n in found.groups()] == [careful, greedy]
+    assert abs(careful - greedy) <= 2  # "about the same"
+    assert "The greedy bot sheds most of its hand at once" in section(4)
+    greedy_turns, careful_turns = (len(turns[k]["turn"]) for k in ("greedy", "careful"))
+    assert greedy_turns < careful_turns
+
+
+def test_the_careful_bot_is_described_as_it_plays() -> None:
+    text = "\n".join(cells("markdown"))
+    assert "when death is near it lays off the highest cards it can" in text
+    assert "highest cards shed" not in text
+
+
+def test_the_lesson_ends_with_its_quiz_and_the_teachers_command_is_in_the_readme() -> None:
+    text = "\n".join(cells("markdown"))
+    assert "For teachers" not in text and "python -m" not in text
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert lab_module.COMMAND in readme
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    last_code = [c for c in notebook["cells"] if c["cell_type"] == "code"][-1]
+    assert "Quiz(" in "".join(last_code["source"])
+    assert notebook["cells"][-1]["cell_type"] == "markdown"

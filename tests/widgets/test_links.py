@@ -1,0 +1,136 @@
+"""Deep links (`?seed=S&step=K&players=P&bots=...`) and the lessons' data helpers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from penang_lib import Deal, parse_move, play_deal
+from penang_lib.engine.bots import bot_names
+from widgets import DealStepper
+from widgets.lessons import Cards, lesson_data, position_deal
+from widgets.links import MAX_SEED, apply_link, read_link, stepper_from_link
+from widgets.shared import is_shown
+
+
+def test_a_good_link_is_read_whole() -> None:
+    link = read_link("seed=7&step=3&players=3&bots=careful,greedy")
+    assert (link.seed, link.step, link.players) == (7, 3, 3)
+    assert link.bots == bot_names("careful,greedy", 3)
+    assert link.ignored == ()
+
+
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [
+        ("seed=abc", "seed"),
+        (f"seed={MAX_SEED + 1}", "seed"),
+        ("seed=" + "9" * 400, "seed"),
+        ("seed=-4", "seed"),
+        ("seed=٣", "seed"),  # an Arabic-Indic three: not plain digits
+        ("players=7", "players"),
+        ("players=two", "players"),
+        ("bots=wizard", "bots"),
+        ("step=x", "step"),
+        ("colour=red", "colour"),
+        ("seed=3&seed=4", "second seed"),
+    ],
+)
+def test_a_bad_part_of_a_link_is_ignored_and_named(query: str, word: str) -> None:
+    link = read_link(query)
+    assert len(link.ignored) == 1 and word in link.ignored[0]
+    default = read_link("")
+    assert (link.players, link.bots) == (default.players, default.bots)
+
+
+def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
+    stepper = stepper_from_link("seed=7&step=3&bots=careful,greedy", page="lesson.ipynb")
+    expected = play_deal(7, 4, "careful,greedy")
+    assert stepper.step == 3
+    assert stepper.deal.move_stack == expected.move_stack[:3]
+    # Play holds the step too: its link in the browser copies Play onto the slider when it draws.
+    assert stepper.play.value == 3
+    assert not is_shown(stepper.note)
+    # The status line offers the link of the current step, which reads back to the same deal.
+    assert (
+        "lesson.ipynb?seed=7&amp;players=4&amp;bots=careful,greedy,careful,greedy&amp;step=3"
+        in (stepper.status.value)
+    )
+    stepper.buttons["Next"].click()
+    assert "step=4" in stepper.status.value and stepper.play.value == 4
+    again = read_link("seed=7&players=4&bots=careful,greedy,careful,greedy&step=4")
+    assert again.bots == bot_names("careful,greedy", 4) and again.ignored == ()
+
+
+def test_a_step_past_the_end_opens_the_deal_at_the_start_and_says_so() -> None:
+    stepper = stepper_from_link("seed=7&step=100000")
+    assert stepper.step == 0
+    assert "step 100000" in stepper.note.value and is_shown(stepper.note)
+
+
+def test_a_bad_link_opens_the_default_deal_with_one_sentence() -> None:
+    stepper = stepper_from_link("seed=abc&step=-1", seed=5)
+    default = play_deal(5, 4, "careful")
+    assert stepper.deal.move_stack == [] and stepper._moves == default.move_stack
+    assert stepper.note.value.count("<p>") == 1
+    assert "seed" in stepper.note.value and "step" in stepper.note.value
+
+
+def test_outside_voila_there_is_no_query_string() -> None:
+    stepper = stepper_from_link(seed=6)
+    assert stepper.deal.seed == 6 and not is_shown(stepper.note)
+
+
+def test_a_position_is_dealt_and_its_moves_played_through_the_engine() -> None:
+    deal = position_deal({"hands": ["5H 6H 7H 9C", "2C 3C 4C 8D"], "moves": ["meld 5H 6H 7H"]})
+    expected = Deal(hands=["5H 6H 7H 9C", "2C 3C 4C 8D"], dealer=1)
+    expected.push(parse_move("meld 5H 6H 7H"))
+    assert deal.state_key() == expected.state_key()
+
+
+@pytest.mark.parametrize(
+    ("position", "word"),
+    [
+        ({"hands": ["5H 6H 7H", "2C 3C 4C"], "moves": ["lay_off 0 8H"]}, "illegal"),
+        ({"hands": ["5H 6H 7X", "2C 3C 4C"]}, "hands"),
+        ({"hands": "5H 6H 7H"}, "list"),
+        ({"cards": ["5H"]}, "unknown key"),
+        ({"hands": ["5H 6H 7H", "2C 3C 4C"], "dealer": "north"}, "dealer"),
+        ({"hands": ["5H 6H 7H", "2C 3C 4C"], "dealer": 5}, "dealer"),
+    ],
+)
+def test_a_bad_position_says_what_is_wrong(position: dict[str, object], word: str) -> None:
+    with pytest.raises(ValueError, match=word):
+        position_deal(position)
+
+
+def test_lesson_data_is_read_from_the_lessons_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "99_test.json").write_text(json.dumps({"quiz": []}))
+    monkeypatch.chdir(tmp_path)
+    assert lesson_data("99_test") == {"quiz": []}
+    with pytest.raises(ValueError, match="no data file"):
+        lesson_data("98_missing")
+
+
+def test_cards_show_as_the_engine_draws_them() -> None:
+    shown = Cards("7H 7H 7C")
+    assert shown._repr_html_().count("7♥") == 2 and "seven of clubs" in shown._repr_html_()
+    assert repr(shown) == "7♥ 7♥ 7♣"
+
+
+def test_a_link_applied_later_changes_the_deal_in_the_same_widgets() -> None:
+    stepper = DealStepper.from_seed(5, page="lesson.ipynb")
+    tree = {id(w) for w in stepper.walk()}
+    apply_link(stepper, "seed=8&step=2", page="lesson.ipynb", seed=5)
+    assert stepper.deal.move_stack == play_deal(8).move_stack[:2]
+    assert stepper.slider.max == stepper.play.max == len(play_deal(8).move_stack)
+    assert "seed=8" in stepper.status.value
+    assert {id(w) for w in stepper.walk()} == tree
+    with pytest.raises(ValueError):
+        stepper.show_deal(play_deal(9), step=10**6)
+    assert stepper.deal.move_stack == play_deal(8).move_stack[:2]  # unchanged

@@ -1,0 +1,502 @@
+"""PlayTable without a browser: press its buttons, set its values, and check what it shows
+against the engine (every expectation is computed from penang_lib, not written down)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from penang_lib import (
+    CarefulBot,
+    Deal,
+    DeclareDead,
+    EndTurn,
+    LayOff,
+    MeldMove,
+    PlayerView,
+    Status,
+    Swap,
+    parse_cards,
+)
+from penang_lib.engine.cards import Card
+from penang_lib.engine.explain import explain
+from widgets.base import OOPS
+from widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, PlayTable
+from widgets.shared import is_shown
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def shown(table: PlayTable) -> list[str]:
+    """The descriptions of the visible card toggles, in order."""
+    return [t.description for t in table.toggles if is_shown(t)]
+
+
+def text(html_value: str) -> str:
+    """An HTML value as the words a learner reads."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", html_value))
+
+
+def rules_shown(table: PlayTable) -> list[str]:
+    """The rule ids of the badges in the message panel."""
+    return re.findall(r'class="penang-badge[^"]*"[^>]*>([^<]+)<', table.message.value)
+
+
+def state_text(table: PlayTable) -> str:
+    """Every synced trait of every widget of the tree, as one text."""
+    return json.dumps([w.get_state() for w in table.walk()], default=str, ensure_ascii=False)
+
+
+def hidden_cards(deal: Deal, seat: int) -> set[Card]:
+    """The cards in the other hands that are not (in any copy) on the table."""
+    public = {c.plain for meld in deal.table for c in meld.cards}
+    return {
+        card
+        for p in range(deal.players)
+        if p != seat
+        for card in deal.hand(p)
+        if not card.is_joker and card not in public
+    }
+
+
+def leaks(table: PlayTable, cards: set[Card]) -> list[str]:
+    """Which of `cards` appear in the widgets' state: as symbol, notation or name."""
+    state = state_text(table)
+    found = []
+    for card in cards:
+        notation = re.compile(rf"(?<![A-Za-z0-9]){re.escape(str(card))}(?![A-Za-z0-9])")
+        if card.symbol in state or card.name in state or notation.search(state):
+            found.append(str(card))
+    return sorted(found)
+
+
+def click(table: PlayTable, symbol: str) -> None:
+    """Click the first visible toggle showing `symbol`, as a learner would."""
+    toggle = next(t for t in table.toggles if is_shown(t) and t.description == symbol)
+    toggle.value = not toggle.value
+
+
+def visible_buttons(table: PlayTable) -> set[str]:
+    return {name for name, b in table.buttons.items() if is_shown(b)}
+
+
+# -- the hooks and the layout ------------------------------------------------------------------
+def test_hooks_and_layout():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS", "7D 8D 9D 3C"], dealer=1))
+    assert "penang-play" in table.root._dom_classes
+    assert all("penang-card" in t._dom_classes for t in table.toggles)
+    for name in ("Meld", "Lay off", "Swap", "End turn", "Hint", "New deal"):
+        assert table.buttons[name].description == name
+        assert table.buttons[name].tooltip
+    assert "penang-message" in table.message._dom_classes
+    assert table.target.description == "Meld on table"
+    assert table.readings.description == "Joker stands for"
+    assert table.hand_box.layout.flex_flow == "row wrap"
+    assert shown(table) == [c.symbol for c in table.deal.hand(0)]
+    assert [t.tooltip for t in table.toggles[:6]] == [c.name for c in table.deal.hand(0)]
+    # Each card's colour comes from its classes, the same as the cards drawn in the tables.
+    classes = {t.description: t._dom_classes for t in table.toggles[:6]}
+    assert "penang-red" in classes["5♥"] and "penang-red" not in classes["9♠"]
+    assert "penang-joker" in classes["🃏"] and "penang-suit-s" in classes["9♠"]
+    # The pool holds a full dealt hand, whatever the prepared one.
+    assert len(table.toggles) >= table.deal.rules.hand_size(2)
+
+
+# -- illegal tries: the engine's rule, and nothing changes ---------------------------------------
+def test_meld_with_too_few_cards_shows_rule_meld_and_changes_nothing():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS KS 2H", "7D 8D 9D 3C KD"], dealer=1))
+    before = table.deal.state_key()
+    table.select("5H 6H")
+    table.buttons["Meld"].click()
+    assert table.deal.state_key() == before
+    err = table.deal.explain_illegal(MeldMove(tuple(parse_cards("5H 6H"))))
+    assert err is not None and err.rule == "meld"
+    assert rules_shown(table) == ["meld"]
+    assert err.reason in text(table.message.value)
+    assert "penang-no" in table.message._dom_classes
+    assert table.selected() == []  # a refused try clears the selection, and says so
+    assert CLEARED in text(table.message.value)
+    assert text(table.selection.value).split() == ["Selected:", "none"]
+
+
+def test_swap_before_the_passport_shows_its_rule_and_changes_nothing():
+    deal = Deal(hands=["7D 2S 3S 4S 8H", "5D 6D JK 9C 10C 2H"], dealer=0)
+    assert deal.turn == 1
+    deal.push(MeldMove(tuple(parse_cards("5D 6D JK@7D"))))
+    deal.push(EndTurn())
+    table = PlayTable(deal=deal, seat=0)
+    assert table.target.options == (("0: East · 5♦ 6♦ JK=7♦", 0),)  # plain text: JK
+    before = table.deal.state_key()
+    table.select("7D")
+    table.target.value = 0
+    table.buttons["Swap"].click()
+    assert table.deal.state_key() == before
+    assert rules_shown(table)[0] in ("swap", "passport")
+    err = deal.explain_illegal(Swap(0, parse_cards("7D")[0]))
+    assert err is not None and err.rule == rules_shown(table)[0]
+    assert err.reason in text(table.message.value)
+
+
+def test_lay_off_needs_exactly_one_card():
+    table = PlayTable(deal=Deal(hands=["5H 6H 7H 8H 2S", "7D 8D 9D"], dealer=1))
+    before = table.deal.state_key()
+    table.select("8H 2S")
+    table.buttons["Lay off"].click()
+    assert table.deal.state_key() == before
+    assert rules_shown(table) == []
+    assert "exactly one card" in text(table.message.value)
+
+
+# -- jokers with several readings ----------------------------------------------------------------
+def test_an_ambiguous_joker_offers_its_readings():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS KS 2H", "7D 8D 9D 3C KD"], dealer=1))
+    assert not is_shown(table.chooser)
+    before = table.deal.state_key()
+    table.select("5H 6H JK")
+    table.buttons["Meld"].click()
+    assert table.deal.state_key() == before
+    assert rules_shown(table) == ["joker"]
+    assert is_shown(table.chooser)
+    labels = [label for label, _ in table.readings.options]
+    assert labels == ["JK=4♥ 5♥ 6♥", "5♥ 6♥ JK=7♥"]  # a menu is plain text: JK
+    table.readings.value = labels.index("5♥ 6♥ JK=7♥")
+    table.buttons["Use this reading"].click()
+    assert table.deal.move_stack == [MeldMove(tuple(parse_cards("5H 6H JK@7H")))]
+    assert str(table.deal.table[0]) == "5H 6H JK@7H"
+    assert not is_shown(table.chooser)
+    assert "joker" in rules_shown(table)
+
+
+def test_a_joker_laid_off_on_a_run_offers_both_ends():
+    table = PlayTable(deal=Deal(hands=["5H 6H 7H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
+    table.select("5H 6H 7H")
+    table.buttons["Meld"].click()
+    assert len(table.deal.table) == 1
+    table.select("JK")
+    table.target.value = 0
+    before = table.deal.state_key()
+    table.buttons["Lay off"].click()
+    assert table.deal.state_key() == before
+    assert rules_shown(table) == ["joker"]
+    labels = [label for label, _ in table.readings.options]
+    assert [label.split()[0] for label in labels] == ["JK=4♥", "JK=8♥"]
+    table.readings.value = 1
+    table.buttons["Use this reading"].click()
+    assert table.deal.move_stack[-1] == LayOff(0, Card.joker(8, "H"))
+    assert str(table.deal.table[0]) == "5H 6H 7H JK@8H"
+
+
+# -- a turn, then the bots one step at a time ------------------------------------------------------
+def test_meld_end_turn_and_one_bot_move():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS KS 2H", "7D 8D 9D 3C KD"], dealer=1))
+    assert all(not table.buttons[n].disabled for n in ("Meld", "Lay off", "Swap", "End turn"))
+    assert all(table.buttons[n].disabled for n in BOT_BUTTONS)
+    table.select("9S 10S JS")
+    table.buttons["Meld"].click()
+    hand = table.deal.hand(0)
+    assert len(hand) == 5
+    assert shown(table) == [c.symbol for c in hand]
+    assert not any(t.value for t in table.toggles)
+    assert "run" in rules_shown(table) and "passport" in rules_shown(table)
+    assert table.target.options == (("0: North · 9♠ 10♠ J♠", 0),)
+
+    table.buttons["End turn"].click()
+    assert table.deal.turn == 1
+    assert all(table.buttons[n].disabled for n in ACTION_BUTTONS)
+    assert all(not table.buttons[n].disabled for n in BOT_BUTTONS)
+    assert "turn-order" in rules_shown(table)
+
+    moves = len(table.deal.move_stack)
+    expected = table.bots[1].choose(PlayerView.of(table.deal))
+    table.buttons["Bot move"].click()
+    assert len(table.deal.move_stack) == moves + 1
+    assert table.deal.move_stack[-1] == expected.move
+    words = text(table.message.value)
+    assert f"Why: {expected.why}" in " ".join(words.split())
+    assert table.deal.turn == 1  # the careful bot ends its turn in a move of its own
+
+    table.buttons["Bots to my turn"].click()
+    assert table.deal.turn == 0 or table.deal.is_over
+    assert not table.buttons["Meld"].disabled or table.deal.is_over
+    assert text(table.log.value).count("East") >= 2
+
+
+def test_a_bot_moving_first_waits_for_a_click():
+    table = PlayTable(deal=Deal(hands=["5H 6H 7H 2S", "7D 8D 9D 3C KD"], dealer=0))
+    assert table.deal.turn == 1 and table.deal.move_stack == []
+    assert all(table.buttons[n].disabled for n in ACTION_BUTTONS)
+    assert not table.buttons["Bot move"].disabled
+    table.buttons["Bot move"].click()
+    assert len(table.deal.move_stack) == 1
+
+
+def test_a_due_dead_is_announced_and_played_with_one_click():
+    table = PlayTable(deal=Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1))
+    deal = table.deal
+    assert list(deal.legal_moves) == [DeclareDead()]
+    verdict = deal.can_play()
+    assert verdict.rule == "dead.passport"
+    assert verdict.reason in text(table.message.value)
+    assert "dead.passport" in rules_shown(table)
+    assert "Declare Dead" in visible_buttons(table)
+    assert "Call Game" not in visible_buttons(table)
+    table.buttons["Declare Dead"].click()
+    assert deal.move_stack == [DeclareDead()]
+    assert deal.status[0] is Status.DEAD_PASSPORT
+    assert "Declare Dead" not in visible_buttons(table)
+    table.buttons["Bots to my turn"].click()  # the learner is dead: the bots play to the end
+    assert deal.is_over
+    assert is_shown(table.scores)
+    # The count table is shown, and the engine's scoring sentence once (in the message).
+    scoring = next(e for e in deal.events if e.rule == "scoring")
+    sentence = explain(scoring, deal.names)
+    assert "scoring" in rules_shown(table) and sentence in text(table.message.value)
+    assert all(str(deal.count(p)) in text(table.scores.value) for p in range(deal.players))
+    values = [text(str(getattr(w, "value", ""))) for w in table.walk()]
+    assert sum(v.count(sentence) for v in values) == 1
+    winners = [deal.names[w] for w in deal.winners]
+    assert all(name in text(table.status.value) for name in winners)
+    assert all(table.buttons[n].disabled for n in (*ACTION_BUTTONS, *BOT_BUTTONS))
+    assert not table.buttons["New deal"].disabled
+
+
+def test_an_empty_hand_calls_game():
+    table = PlayTable(deal=Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1))
+    table.select("5S 6S 7S")
+    table.buttons["Meld"].click()
+    assert shown(table) == []
+    assert "Call Game" in visible_buttons(table)
+    err = table.deal.explain_illegal(EndTurn())
+    assert err is not None and err.reason in text(table.message.value)
+    table.buttons["Call Game"].click()
+    assert table.deal.is_over and table.deal.winners == [0]
+    assert "game" in rules_shown(table)
+
+
+# -- hidden information ----------------------------------------------------------------------------
+def test_no_widget_holds_an_opponents_card_while_the_deal_is_played():
+    # The learner holds only spades and hearts, the bots only diamonds and clubs.
+    deal = Deal(
+        hands=["5S 6S 7S 9H 2S KH", "7D 8D 9D 3C KD 2C QC", "4C 5C 6C QD AD 10C 9C"], dealer=2
+    )
+    table = PlayTable(deal=deal, seat=0)
+    hidden = hidden_cards(deal, 0)
+    assert len(hidden) == 14
+    assert leaks(table, hidden) == []
+
+    table.select("5S 6S 7S")
+    table.buttons["Meld"].click()
+    table.buttons["End turn"].click()
+    assert leaks(table, hidden_cards(deal, 0)) == []
+
+    table.buttons["Bot move"].click()
+    assert len(deal.table) == 2  # a bot melded: its cards are public now
+    assert leaks(table, hidden_cards(deal, 0)) == []
+    table.buttons["Bots to my turn"].click()
+    assert leaks(table, hidden_cards(deal, 0)) == []
+    assert deal.turn == 0 and deal.can_play().rule == "dead"  # 9♥ 2♠ K♥ fit nowhere
+    assert "dead" in rules_shown(table) and "Declare Dead" in visible_buttons(table)
+    table.buttons["Hint"].click()
+    assert leaks(table, hidden_cards(deal, 0)) == []
+
+    while not deal.is_over:
+        if deal.turn == 0:
+            # The careful bot plays the learner's seat, through the buttons.
+            table.buttons["Hint"].click()
+            move = CarefulBot().choose(PlayerView.of(deal)).move
+            name = {"meld": "Meld", "lay_off": "Lay off", "swap": "Swap", "end_turn": "End turn"}
+            names = {**name, "dead": "Declare Dead", "game": "Call Game"}
+            table.buttons[names[move.type]].click()
+            assert deal.move_stack[-1] == move
+        else:
+            table.buttons["Bot move"].click()
+        if not deal.is_over:
+            assert hidden_cards(deal, 0) == set() or leaks(table, hidden_cards(deal, 0)) == []
+    # At the end every hand is shown.
+    left = {c for p in (1, 2) for c in deal.hand(p) if not c.is_joker}
+    assert left, "this position should leave cards in a bot's hand"
+    assert all(c.symbol in table.hands.value for c in left)
+
+
+def test_the_leak_check_can_fail():
+    deal = Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1)
+    table = PlayTable(deal=deal)
+    table.message.value = "7♦"
+    assert leaks(table, hidden_cards(deal, 0)) == ["7D"]
+
+
+# -- hint, new deal, failures ----------------------------------------------------------------------
+def test_hint_shows_a_legal_move_and_why():
+    table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
+    expected = CarefulBot().choose(PlayerView.of(table.deal))
+    before = table.deal.state_key()
+    table.buttons["Hint"].click()
+    assert table.deal.state_key() == before
+    assert table.deal.is_legal(expected.move)
+    words = " ".join(text(table.message.value).split())
+    assert words.startswith(f"Hint: {expected.move.label()}")
+    assert expected.why in words
+    assert isinstance(expected.move, MeldMove)
+    assert table.selected() == sorted((c.plain for c in expected.move.cards), key=Card.sort_key)
+    table.buttons["Meld"].click()
+    assert table.deal.move_stack == [expected.move]
+
+
+def test_new_deal_keeps_the_widget_tree():
+    table = PlayTable(players=3, seed=5, bots="random,greedy")
+    ids = [w.model_id for w in table.walk()]
+    old = table.deal
+    assert {b.name for b in table.bots.values()} == {"random", "greedy"}
+    table.buttons["New deal"].click()
+    assert table.deal is not old
+    assert table.deal.seed == old.seed + 1
+    assert table.deal.players == 3 and table.deal.move_stack == []
+    assert [w.model_id for w in table.walk()] == ids
+    assert shown(table) == [c.symbol for c in table.deal.hand(0)]
+    assert "A new deal." in text(table.message.value)
+
+
+def test_a_callback_failure_shows_oops(monkeypatch: pytest.MonkeyPatch):
+    table = PlayTable(deal=Deal(hands=["5S 6S 7S 2H", "7D 8D 9D 3C"], dealer=1))
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(table.deal, "push", broken)
+    table.select("5S 6S 7S")
+    table.buttons["Meld"].click()  # must not raise
+    trouble = [w for w in table.walk() if html.escape(OOPS) in str(getattr(w, "value", ""))]
+    assert len(trouble) == 1 and is_shown(trouble[0])
+    monkeypatch.undo()
+    table.buttons["Meld"].click()
+    assert not is_shown(trouble[0])
+    assert len(table.deal.table) == 1
+
+
+# -- the selection ---------------------------------------------------------------------------------
+def test_the_selected_line_names_the_selection_once_per_change():
+    table = PlayTable(deal=Deal(hands=["9S 9D 9C 5H 2S", "7D 8D 9D 3C"], dealer=1))
+    assert "penang-selection" in table.selection._dom_classes
+    assert text(table.selection.value).split() == ["Selected:", "none"]
+    updates: list[str] = []
+    table.selection.observe(lambda change: updates.append(change["new"]), names="value")
+    click(table, "9♠")
+    click(table, "9♦")
+    assert text(table.selection.value).split() == ["Selected:", "9♠", "9♦"]
+    assert len(updates) == 2
+    table.select("9C 5H 2S")  # three toggles set by the widget: one update
+    assert len(updates) == 3
+    names = [c.symbol for c in table.selected()]
+    assert sorted(names) == sorted(["9♣", "5♥", "2♠"])
+    assert text(table.selection.value).split() == ["Selected:", *names]
+    click(table, "5♥")
+    assert len(updates) == 4
+    assert text(table.selection.value).split() == ["Selected:", *(n for n in names if n != "5♥")]
+
+
+def test_a_refusal_with_nothing_selected_does_not_speak_of_a_selection():
+    table = PlayTable(deal=Deal(hands=["9S 9D 9C 5H", "7D 8D 9D 3C"], dealer=1))
+    table.buttons["End turn"].click()
+    assert rules_shown(table) == ["turn"]
+    assert CLEARED not in text(table.message.value)
+
+
+def test_a_refusal_keeps_saying_that_dead_is_due():
+    # A lay-off is no passport: refused, and Dead stays due.
+    deal = Deal(hands=["8H 2S KD", "5H 6H 7H 3C"], dealer=0)
+    deal.push(MeldMove(tuple(parse_cards("5H 6H 7H"))))
+    deal.push(EndTurn())
+    table = PlayTable(deal=deal)
+    verdict = deal.can_play()
+    assert verdict.rule == "dead.passport"
+    table.select("8H")
+    table.target.value = 0
+    table.buttons["Lay off"].click()
+    err = deal.explain_illegal(LayOff(0, parse_cards("8H")[0]))
+    assert err is not None
+    words = " ".join(text(table.message.value).split())
+    assert rules_shown(table) == [err.rule, "dead.passport"]
+    assert err.reason in words and verdict.reason in words and "Click Declare Dead" in words
+    assert CLEARED in words and table.selected() == []
+
+
+def test_a_refusal_keeps_saying_that_game_is_yours():
+    table = PlayTable(deal=Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1))
+    table.select("5S 6S 7S")
+    table.buttons["Meld"].click()
+    table.buttons["Meld"].click()  # nothing left to meld: refused
+    err = table.deal.explain_illegal(MeldMove(()))
+    game = table.deal.explain_illegal(EndTurn())
+    assert err is not None and game is not None
+    words = " ".join(text(table.message.value).split())
+    assert rules_shown(table) == [err.rule, "game"]
+    assert err.reason in words and game.reason in words and "Click Call Game" in words
+
+
+def test_the_joker_chooser_is_said_to_be_above_the_message():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 9S", "7D 8D 9D 3C KD"], dealer=1))
+    table.select("5H 6H JK")
+    table.buttons["Meld"].click()
+    assert is_shown(table.chooser)
+    assert "above this message" in text(table.message.value)
+    tree = table.walk()
+    mine = next(w for w in tree if "penang-play-mine" in getattr(w, "_dom_classes", ()))
+    order = list(mine.children)
+    assert order.index(table.chooser) < order.index(table.message)
+
+
+# -- hints say what they selected, and their move is played as hinted ----------------------------
+def test_hint_names_the_cards_it_selected_and_the_button():
+    table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
+    move = CarefulBot().choose(PlayerView.of(table.deal)).move
+    assert isinstance(move, MeldMove)
+    table.buttons["Hint"].click()
+    words = " ".join(text(table.message.value).split())
+    picked = " ".join(c.symbol for c in table.selected())
+    assert f"The hint selected {picked} for you: press Meld." in words
+    assert text(table.selection.value).split() == ["Selected:", *picked.split()]
+
+
+def test_hint_on_a_lay_off_names_the_meld_too():
+    deal = Deal(hands=["9S 9D 9C 8H 2S KD", "5H 6H 7H 3C 4D"], dealer=1)
+    deal.push(MeldMove(tuple(parse_cards("9S 9D 9C"))))
+    deal.push(EndTurn())
+    deal.push(MeldMove(tuple(parse_cards("5H 6H 7H"))))
+    deal.push(EndTurn())
+    table = PlayTable(deal=deal)
+    move = CarefulBot().choose(PlayerView.of(deal)).move
+    assert isinstance(move, LayOff)
+    table.buttons["Hint"].click()
+    label = dict((v, k) for k, v in table.target.options)[move.target]
+    words = " ".join(text(table.message.value).split())
+    assert f"The hint selected {move.card.symbol} and chose meld {label}" in words
+    assert "press Lay off." in words and table.target.value == move.target
+
+
+def test_after_a_hint_its_joker_reading_is_not_asked_again():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
+    hinted = CarefulBot().choose(PlayerView.of(table.deal)).move
+    assert isinstance(hinted, MeldMove) and any(c.is_joker for c in hinted.cards)
+    assert table.deal.explain_illegal(MeldMove(tuple(parse_cards("5H 6H JK")))) is not None
+    table.buttons["Hint"].click()
+    table.buttons["Meld"].click()
+    assert not is_shown(table.chooser)
+    assert table.deal.move_stack == [hinted]
+
+
+def test_after_a_hint_another_selection_behaves_as_before():
+    table = PlayTable(deal=Deal(hands=["5H 6H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
+    table.buttons["Hint"].click()
+    click(table, "5♥")  # the learner unselects a hinted card: "(you selected ...)"
+    assert len(table.selected()) == 2
+    click(table, "5♥")
+    click(table, "2♠")  # and adds 2♠
+    table.buttons["Meld"].click()
+    assert table.deal.move_stack == []
+    assert not is_shown(table.chooser)
+    table.buttons["Hint"].click()
+    table.select("JK 6H 5H")  # the hinted cards again, picked by hand: the hinted move
+    table.buttons["Meld"].click()
+    assert len(table.deal.move_stack) == 1
