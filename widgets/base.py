@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
+import traitlets
 
 from penang_lib.engine.validate import require_flag
 from widgets.render import FOUR_COLOUR, esc
@@ -31,16 +32,20 @@ OOPS = "Something went wrong on our side; nothing was changed. Try again, or sta
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class KitWidget:
+class KitWidget(traitlets.HasTraits):
     """The base of every widget: `root` is the box on screen, `report` shows a failure.
 
-    Subclasses build their children, then call `_finish(children, hook_class)`.
+    Subclasses build their children, then call `_finish(children, hook_class)`. A widget's
+    state that a Python user would link or observe is a traitlet of the widget itself (as on
+    any ipywidget: `ipywidgets.link`, `.observe`); these traits are not synced to the browser,
+    so one may hold what a learner must not see.
     """
 
     root: widgets.VBox
     _trouble: widgets.HTML
 
     def __init__(self, four_colour: bool = False) -> None:
+        super().__init__()
         self.four_colour = require_flag(four_colour, "four_colour")
         self._trouble = part(widgets.HTML, "")
         self._trouble.add_class("penang-trouble")
