@@ -9,6 +9,10 @@ play from one player's view (`PlayerView`, `make_bot`), `simulate` for many bot 
 
 The engine's hottest modules are compiled with mypyc in a wheel built with `PENANG_COMPILE=1`,
 and pure Python in every other install: `penang_lib.engine.compiled.engine_runs()` says which.
+
+The package's folders are its layers, each importing only those below it: `engine` (the rules,
+with its bit-mask internals in `engine.fast`), `data` (pandas frames), `cli` (the command) and
+`site` (what Voila serves); `notebooks` is the lessons, shipped as package data.
 """
 
 from penang_lib.data.simulate import simulate, summary
