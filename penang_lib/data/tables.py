@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from penang_lib.engine.cards import Card
-from penang_lib.engine.deal import DEFAULT_NAMES, Deal, Status
+from penang_lib.engine.deal import DEFAULT_NAMES, Deal
 from penang_lib.engine.events import Event
-from penang_lib.engine.explain import explain
+from penang_lib.engine.explain import STATUS_WORDS, explain
 from penang_lib.engine.match import Match, next_dealer
 from penang_lib.engine.rules import DealerSystem
 from penang_lib.engine.validate import (
@@ -35,14 +35,6 @@ HAND_COLUMNS = ("seat", "name", "status", "to_move", "cards", "card_count", "poi
 TABLE_COLUMNS = ("meld", "owner_seat", "owner", "kind", "cards", "jokers", "description")
 LOG_COLUMNS = ("step", "turn", "seat", "player", "move", "rule", "rules", "sentence")
 SCORE_COLUMNS = ("seat", "name", "status", "cards_left", "count", "winner")
-
-STATUS_WORDS = {
-    Status.ALIVE: "alive",
-    Status.DEAD: "dead",
-    Status.DEAD_PASSPORT: "dead (no passport)",
-    Status.OUT: "went out",
-}
-"""A player's status in the words a learner reads."""
 
 
 def _deal(deal: object) -> Deal:

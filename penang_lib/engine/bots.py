@@ -16,15 +16,18 @@ Three bots (`make_bot(name, seed)`):
   lay off.
 
 Each choice is a `Choice`: the move and a one-line `why` in plain words for the stepper.
-`play_move(deal, bot)` lets a bot move in a deal, `play_deal(seed, players, bots)` lets bots
-play a whole deal (pure Python: `simulate` builds its frames on top of it); `clear_caches()`
-empties the memo tables of this module, `view` and `meld_count`.
+`play_move(deal, bot)` lets a bot move in a deal, `play_until(deal, bots, seat)` lets the bots
+of the other seats (`bots_around(deal, seat, names)`) play up to one player's turn, and
+`forced_move(deal, seat)` is that player's only move when Dead or Game is due;
+`play_deal(seed, players, bots)` lets bots play a whole deal (pure Python: `simulate` builds its
+frames on top of it); `clear_caches()` empties the memo tables of this module, `view` and
+`meld_count`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,11 +58,14 @@ __all__ = [
     "PlayerView",
     "RandomBot",
     "bot_names",
+    "bots_around",
     "clear_caches",
+    "forced_move",
     "make_bot",
     "play_deal",
     "play_deal_explained",
     "play_move",
+    "play_until",
     "seat_bots",
 ]
 
@@ -560,6 +566,63 @@ def seat_bots(names: Sequence[str], seed: int) -> list[Bot]:
     if isinstance(names, str) or not isinstance(names, Sequence):
         raise ArgumentTypeError(f"names should be a list of bot names, not {shown(names)}")
     return [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+
+
+def bots_around(deal: Deal, seat: int, bots: str | Iterable[str] | None = None) -> dict[int, Bot]:
+    """The bots of every seat of `deal` but `seat` (the learner's), by seat: the names (a text or
+    a list, as `bot_names` reads them) go clockwise from the seat on `seat`'s left, and each bot is
+    `make_bot(name, deal.seed * 10 + its seat)`."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"bots_around takes a Deal, not {shown(deal)}")
+    seat = require_whole(seat, "seat", 0, deal.players - 1)
+    others = [(seat + k) % deal.players for k in range(1, deal.players)]
+    names = bot_names(bots, len(others))
+    return {p: make_bot(name, deal.seed * 10 + p) for p, name in zip(others, names, strict=True)}
+
+
+def forced_move(deal: Deal, seat: int) -> Move | None:
+    """The only legal move of `seat` when it is that seat's turn and one is forced: Declare Game
+    with an empty hand, Declare Dead when nothing can be played (rules `game`, `dead`,
+    `dead.passport`); else None."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"forced_move takes a Deal, not {shown(deal)}")
+    seat = require_whole(seat, "seat", 0, deal.players - 1)
+    if deal.is_over or deal.turn != seat:
+        return None
+    return PlayerView.of(deal).forced()
+
+
+def play_until(
+    deal: Deal,
+    bots: Mapping[int, Bot],
+    seat: int | None = None,
+    limit: int = MAX_MOVES,
+) -> list[tuple[int, Choice]]:
+    """Let the bots (seat -> bot) play `deal` until it is `seat`'s turn, a seat without a bot is
+    to move, or the deal is over, and at most `limit` moves; return each move's seat and `Choice`
+    (the bot's reason), in order. With `seat` None, they play until no bot is to move.
+
+    A player who is out is never to move, so for a dead `seat` the bots play the deal to its end.
+    """
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"play_until takes a Deal, not {shown(deal)}")
+    if not isinstance(bots, Mapping) or not all(
+        callable(getattr(b, "choose", None)) for b in bots.values()
+    ):
+        raise ArgumentTypeError(
+            f"bots should map seats to bots (bots_around(deal, seat)), not {shown(bots)}"
+        )
+    if seat is not None:
+        seat = require_whole(seat, "seat", 0, deal.players - 1)
+    limit = require_whole(limit, "limit", 0)
+    played: list[tuple[int, Choice]] = []
+    while len(played) < limit and not deal.is_over:
+        turn = deal.turn
+        bot = bots.get(turn)
+        if turn == seat or bot is None:
+            break
+        played.append((turn, play_move(deal, bot)))
+    return played
 
 
 def _play(

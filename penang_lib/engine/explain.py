@@ -1,15 +1,23 @@
 """Events into sentences: `explain(event, names)` says in one plain sentence what happened and
 which rule made it so. The CLI transcript, the widgets and the lessons all show these sentences.
+
+A play table's standing sentences are here too, for the learner at one seat: `turn_status` (whose
+turn, or who won), `seat_status` (the learner's hand, count and passport), `next_step` (what to do
+now: the engine's reason when Dead or Game is due), and the lines of the bots' moves
+(`bot_move_line`, `bots_played`, `earlier_bot_moves`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
+from penang_lib.engine.bots import forced_move
 from penang_lib.engine.cards import Card, a_rank, cards_symbols
-from penang_lib.engine.deal import DEFAULT_NAMES
+from penang_lib.engine.deal import DEFAULT_NAMES, Deal, Status
 from penang_lib.engine.events import Event
 from penang_lib.engine.melds import Kind
+from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, Move
 from penang_lib.engine.validate import ArgumentTypeError, shown
 from penang_lib.engine.validate import (
     join_names as join_names,  # the engine's refusals join names too
@@ -212,3 +220,118 @@ def explain(event: Event, names: Sequence[str] | None = None) -> str:
 
 EXPLAINED_RULES = frozenset(_EXPLAINERS)
 """The rule ids `explain` has a sentence for."""
+
+
+# -- a play table's standing sentences ----------------------------------------------------------
+STATUS_WORDS = {
+    Status.ALIVE: "alive",
+    Status.DEAD: "dead",
+    Status.DEAD_PASSPORT: "dead (no passport)",
+    Status.OUT: "went out",
+}
+"""A player's status in the words a learner reads."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One line for the learner: plain words, or, with `rule`, the engine's reason under that
+    rule id, `ok` telling whether the rule allows (True) or refuses (False) what it is about."""
+
+    text: str
+    rule: str = ""
+    ok: bool | None = None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _seat(deal: Deal, seat: int) -> int:
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"a play table's sentences need a Deal, not {shown(deal)}")
+    if seat.__class__ is not int or not 0 <= seat < deal.players:
+        raise ValueError(f"the seat should be from 0 to {deal.players - 1}, not {shown(seat)}")
+    return seat
+
+
+def turn_status(deal: Deal, seat: int, bots: Mapping[int, str] | None = None) -> str:
+    """The head line of a play table for the learner at `seat`: who won once the deal is over,
+    else whose turn it is and the turn number (a bot's seat says which bot, from `bots`: seat ->
+    bot name)."""
+    seat = _seat(deal, seat)
+    if deal.is_over:
+        winners = join_names([deal.names[w] for w in deal.winners])
+        return f"The deal is over after {deal.turn_number} turns. Won by {winners}."
+    if deal.turn == seat:
+        return f"Your turn ({deal.names[seat]}), turn {deal.turn_number}."
+    bot = (bots or {}).get(deal.turn)
+    kind = f" ({bot} bot)" if bot else ""
+    return f"{deal.names[deal.turn]}'s turn{kind}, turn {deal.turn_number}."
+
+
+def seat_status(deal: Deal, seat: int) -> str:
+    """The learner's own standing: their status, how many cards they hold, what those count and
+    whether they have made the passport."""
+    seat = _seat(deal, seat)
+    standing = STATUS_WORDS[deal.status[seat]]
+    passport = "made" if deal.passport[seat] else "not yet"
+    return (
+        f"You are {deal.names[seat]} ({standing}): {_plural(deal.hand_size(seat), 'card')} "
+        f"counting {deal.count(seat)} points; passport {passport}."
+    )
+
+
+def next_step(deal: Deal, seat: int, forced: Move | None = None) -> tuple[Said, ...]:
+    """What the learner at `seat` can do now, in a play table's words. When Dead or Game is due
+    (`forced`, else `forced_move(deal, seat)`), the engine's reason under its rule id comes with
+    it: rule `dead` or `dead.passport` (refused: no meld or lay-off can be made), or `game`."""
+    seat = _seat(deal, seat)
+    if deal.is_over:
+        return (Said("The deal is over: every hand is shown. Click New deal to play another."),)
+    forced = forced if forced is not None else forced_move(deal, seat)
+    if forced == DeclareDead():
+        verdict = deal.can_play()
+        return (
+            Said("Dead is due:"),
+            Said(verdict.reason, verdict.rule, ok=False),
+            Said("Click Declare Dead."),
+        )
+    if forced == DeclareGame():
+        err = deal.explain_illegal(EndTurn())
+        return (
+            Said(err.reason if err is not None else "", "game", ok=True),
+            Said("Click Call Game."),
+        )
+    if deal.turn == seat:
+        if deal.actions:
+            return (Said("Your turn: play more, or click End turn."),)
+        return (
+            Said(
+                "Your turn: select cards and click Meld, or choose a meld on the table and "
+                "Lay off or Swap one card."
+            ),
+        )
+    if deal.status[seat] is not Status.ALIVE:
+        return (Said("You are out of this deal: Bots to my turn plays it to the end."),)
+    return (
+        Said(
+            f"It is {deal.names[deal.turn]}'s turn: click Bot move to see the next move, or "
+            "Bots to my turn."
+        ),
+    )
+
+
+def bot_move_line(names: Sequence[str], seat: int, bot: str, move: Move, why: str = "") -> str:
+    """One bot's move: who played it, which bot it is, the move, and, given, the bot's reason."""
+    tail = f" Why: {why}" if why else ""
+    return f"{_who(seat, names)} ({bot} bot): {move.label()}.{tail}"
+
+
+def bots_played(count: int) -> str:
+    """The line above the moves the bots played in a row."""
+    return f"The bots played {_plural(count, 'move')}:"
+
+
+def earlier_bot_moves(count: int) -> str:
+    """Said when only the last of the bots' moves are listed: how many came before them."""
+    return f"… and {count} earlier bot moves (see the move log)."

@@ -12,6 +12,7 @@ from penang_lib import (
     EndTurn,
     LayOff,
     MeldMove,
+    Status,
     Swap,
     can_play,
     check_meld,
@@ -19,7 +20,18 @@ from penang_lib import (
 )
 from penang_lib.engine.cards import Card
 from penang_lib.engine.events import Event
-from penang_lib.engine.explain import EXPLAINED_RULES, join_names
+from penang_lib.engine.explain import (
+    EXPLAINED_RULES,
+    STATUS_WORDS,
+    Said,
+    bot_move_line,
+    bots_played,
+    earlier_bot_moves,
+    join_names,
+    next_step,
+    seat_status,
+    turn_status,
+)
 from tests.play import play_randomly
 
 
@@ -154,3 +166,81 @@ def test_a_real_deal_skipping_two_dead_players_says_are() -> None:
             )
             seen += 1
     assert seen
+
+
+# -- a play table's standing sentences -----------------------------------------------------------
+def test_turn_status_says_whose_turn_it_is_or_who_won() -> None:
+    deal = Deal(hands=["5H 6H 7H", "2S 2D 2C 9H"], dealer=0)
+    assert turn_status(deal, 0, {1: "careful"}) == "East's turn (careful bot), turn 1."
+    assert turn_status(deal, 0) == "East's turn, turn 1."
+    assert turn_status(deal, 1) == "Your turn (East), turn 1."
+    over = _game_deal()
+    assert turn_status(over, 1) == "The deal is over after 1 turns. Won by North."
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        turn_status(deal, 2)
+
+
+def test_seat_status_says_the_learners_standing() -> None:
+    deal = Deal(hands=["5H 6H 7H 2S", "2S 2D 2C 9H"], dealer=1)
+    points = deal.count(0)
+    assert seat_status(deal, 0) == (
+        f"You are North (alive): 4 cards counting {points} points; passport not yet."
+    )
+    deal.push(MeldMove.of("5H 6H 7H"))
+    assert seat_status(deal, 0) == (
+        f"You are North (alive): 1 card counting {deal.count(0)} points; passport made."
+    )
+    assert STATUS_WORDS[Status.DEAD_PASSPORT] == "dead (no passport)"
+
+
+def test_next_step_gives_the_engines_reason_when_dead_is_due() -> None:
+    deal = Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1)
+    verdict = deal.can_play()
+    assert next_step(deal, 0) == (
+        Said("Dead is due:"),
+        Said(verdict.reason, "dead.passport", ok=False),
+        Said("Click Declare Dead."),
+    )
+    deal.push(DeclareDead())
+    assert next_step(deal, 0) == (
+        Said("You are out of this deal: Bots to my turn plays it to the end."),
+    )
+
+
+def test_next_step_gives_the_engines_reason_when_game_is_yours() -> None:
+    deal = Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1)
+    assert next_step(deal, 0) == (
+        Said(
+            "Your turn: select cards and click Meld, or choose a meld on the table and Lay off "
+            "or Swap one card."
+        ),
+    )
+    assert next_step(deal, 1) == (
+        Said("It is North's turn: click Bot move to see the next move, or Bots to my turn."),
+    )
+    deal.push(MeldMove.of("5S 6S 7S"))
+    err = deal.explain_illegal(EndTurn())
+    assert err is not None
+    assert next_step(deal, 0) == (Said(err.reason, "game", ok=True), Said("Click Call Game."))
+    deal.push(DeclareGame())
+    assert next_step(deal, 0) == (
+        Said("The deal is over: every hand is shown. Click New deal to play another."),
+    )
+
+
+def test_next_step_after_an_action_offers_end_turn() -> None:
+    deal = Deal(hands=["5S 6S 7S 2H", "7D 8D 9D 3C"], dealer=1)
+    deal.push(MeldMove.of("5S 6S 7S"))
+    assert next_step(deal, 0) == (Said("Your turn: play more, or click End turn."),)
+
+
+def test_the_bots_lines() -> None:
+    names = ["North", "East"]
+    move = MeldMove.of("5S 6S 7S")
+    assert bot_move_line(names, 1, "greedy", move) == f"East (greedy bot): {move.label()}."
+    assert bot_move_line(names, 1, "greedy", move, "it sheds most.") == (
+        f"East (greedy bot): {move.label()}. Why: it sheds most."
+    )
+    assert bots_played(1) == "The bots played 1 move:"
+    assert bots_played(3) == "The bots played 3 moves:"
+    assert earlier_bot_moves(5) == "… and 5 earlier bot moves (see the move log)."

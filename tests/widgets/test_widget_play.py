@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from ipywidgets import Widget
 
 from penang_lib import (
     CarefulBot,
@@ -76,6 +77,14 @@ def click(table: PlayTable, symbol: str) -> None:
     """Click the first visible toggle showing `symbol`, as a learner would."""
     toggle = next(t for t in table.toggles if is_shown(t) and t.description == symbol)
     toggle.value = not toggle.value
+
+
+def in_page_order(box: Widget) -> list[Widget]:
+    """`box` and the widgets inside it, in the order a page shows them (depth first)."""
+    found = [box]
+    for child in getattr(box, "children", ()):
+        found.extend(in_page_order(child))
+    return found
 
 
 def visible_buttons(table: PlayTable) -> set[str]:
@@ -443,7 +452,7 @@ def test_the_joker_chooser_is_said_to_be_above_the_message():
     assert "above this message" in text(table.message.value)
     tree = table.walk()
     mine = next(w for w in tree if "penang-play-mine" in getattr(w, "_dom_classes", ()))
-    order = list(mine.children)
+    order = in_page_order(mine)
     assert order.index(table.chooser) < order.index(table.message)
 
 

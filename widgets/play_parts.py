@@ -1,0 +1,363 @@
+"""The parts `PlayTable` is composed of, each a small class that owns one box of the tree (or, for
+the board, the few HTML views around it) and knows only how to show what it is given.
+
+- `HandPanel`: the learner's cards as toggle buttons, and the "Selected:" line.
+- `ActionBar`: the "Meld on table" menu, the move buttons and the "Joker stands for" chooser.
+- `BotBar`: Bot move, Bots to my turn and New deal.
+- `Board`: the status line, the table's melds, the counts, every hand and the move log.
+- `HintMemory`: the last hint, so that its button plays the hinted move itself.
+
+None of them decides anything about the rules: `PlayTable` asks the engine and hands them the
+answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from penang_lib.data import tables
+from penang_lib.engine.cards import Card, card_classes
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.moves import DeclareDead, DeclareGame, LayOff, Move, Swap
+from widgets import render
+from widgets.shared import HIDDEN, is_shown, part, show
+
+ACTION_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game", "Hint")
+"""The buttons of the learner's turn (disabled while a bot is to move)."""
+BOT_BUTTONS = ("Bot move", "Bots to my turn")
+"""The buttons that advance the bots (disabled on the learner's turn)."""
+
+TOOLTIPS = {
+    "Meld": "Lay the selected cards from your hand as a meld (a run or a set)",
+    "Lay off": "Add the one selected card to the meld chosen in 'Meld on table'",
+    "Swap": "Put the one selected card in place of a joker in the chosen meld and take the joker",
+    "End turn": "End your turn (after at least one meld or lay-off)",
+    "Declare Dead": "You can make no meld and no lay-off: declare Dead",
+    "Call Game": "Your hand is empty: call Game and win the deal",
+    "Hint": "Ask the careful bot for a legal move, and why",
+    "Bot move": "Play the next bot move and show why the bot chose it",
+    "Bots to my turn": "Let the bots play until it is your turn again (or the deal ends)",
+    "New deal": "Start a fresh deal with the same seats and bots",
+    "Use this reading": "Play the move with the joker standing for the card chosen on the left",
+}
+
+BUTTON_STYLES = {
+    "Meld": "primary",
+    "Declare Dead": "danger",
+    "Call Game": "success",
+    "Use this reading": "primary",
+}
+
+HINT_BUTTONS = {
+    "meld": "Meld",
+    "lay_off": "Lay off",
+    "swap": "Swap",
+    "end_turn": "End turn",
+    "dead": "Declare Dead",
+    "game": "Call Game",
+}
+"""The button that plays a move of each type (what a hint tells the learner to press)."""
+
+WRAP = {"flex_flow": "row wrap", "align_items": "center", "max_width": "100%"}
+"""The layout of a row of controls that wraps on a narrow screen."""
+WIDE = {"max_width": "100%"}
+
+
+def _button(name: str) -> widgets.Button:
+    return part(
+        widgets.Button,
+        description=name,
+        tooltip=TOOLTIPS[name],
+        button_style=BUTTON_STYLES.get(name, ""),
+        layout={"width": "auto"},
+    )
+
+
+def _menu(description: str, tooltip: str) -> widgets.Dropdown:
+    return part(
+        widgets.Dropdown,
+        description=description,
+        tooltip=tooltip,
+        options=[],
+        style={"description_width": "initial"},
+        layout={"width": "auto", "max_width": "100%"},
+    )
+
+
+def _html(css: str) -> widgets.HTML:
+    made = part(widgets.HTML, "", layout=WIDE)
+    made.add_class(css)
+    return made
+
+
+class HandPanel:
+    """The learner's hand: the cards as toggle buttons in a wrapping row (clicking one selects or
+    unselects it), under a label, and a "Selected:" line naming the selection, updated once per
+    change.
+
+    `box` is the panel; `toggles` the card toggles in display order (those past the hand are
+    hidden and hold no card; more are added when a hand needs them); `hand_box` their row;
+    `selection` the "Selected:" line.
+    """
+
+    def __init__(self, pool: int) -> None:
+        self._cards: list[Card] = []
+        """The card of each visible toggle, in display order."""
+        self._quiet = False
+        """True while the panel sets toggles itself (one "Selected:" update at the end)."""
+        self.toggles: list[widgets.ToggleButton] = []
+        self.hand_box = part(widgets.HBox, [], layout=WRAP)
+        self.hand_box.add_class("penang-hand")
+        self._fit(pool)
+        label = part(
+            widgets.HTML,
+            '<span class="penang-summary">Your hand (click cards to select them):</span>',
+        )
+        self.selection = _html("penang-selection")
+        self.box = part(widgets.VBox, [label, self.hand_box, self.selection])
+        self.box.add_class("penang-play-hand")
+
+    def show(self, hand: Sequence[Card], enabled: bool) -> None:
+        """Show `hand`, nothing selected, its cards clickable or not."""
+        self._fit(len(hand))
+        self._cards = list(hand)
+        self._quiet = True
+        try:
+            for i, toggle in enumerate(self.toggles):
+                with toggle.hold_sync():
+                    toggle.value = False
+                    toggle.disabled = not enabled
+                    card = hand[i] if i < len(hand) else None
+                    toggle.description = card.symbol if card is not None else ""
+                    toggle.tooltip = card.name if card is not None else ""
+                    # The stylesheet colours the card's classes (red, four-colour deck).
+                    classes = card_classes(card).split() if card is not None else ["penang-card"]
+                    toggle._dom_classes = (*classes, *(() if card is not None else (HIDDEN,)))
+        finally:
+            self._quiet = False
+        self._show_selected()
+
+    def selected(self) -> list[Card]:
+        """The cards of the selected toggles, in display order."""
+        return [c for c, t in zip(self._cards, self.toggles, strict=False) if t.value]
+
+    def mark(self, cards: Sequence[Card]) -> Card | None:
+        """Select the toggles of `cards` (each copy once) and no other; return a card not found."""
+        chosen = [False] * len(self._cards)
+        missing = None
+        for card in cards:
+            for i, shown in enumerate(self._cards):
+                if shown == card and not chosen[i]:
+                    chosen[i] = True
+                    break
+            else:
+                missing = missing or card
+        self._quiet = True
+        try:
+            for i, toggle in enumerate(self.toggles):
+                toggle.value = i < len(chosen) and chosen[i]
+        finally:
+            self._quiet = False
+        self._show_selected()
+        return missing
+
+    def _fit(self, size: int) -> None:
+        """Have at least `size` toggles (a new deal may deal bigger hands than the first)."""
+        if size <= len(self.toggles):
+            return
+        for _ in range(size - len(self.toggles)):
+            toggle = part(
+                widgets.ToggleButton,
+                value=False,
+                description="",
+                tooltip="",
+                layout={"width": "auto", "min_width": "3.2em"},
+                style={"font_weight": "bold"},
+            )
+            toggle._dom_classes = ("penang-card", HIDDEN)
+            toggle.observe(self._on_pick, names="value")
+            self.toggles.append(toggle)
+        self.hand_box.children = tuple(self.toggles)
+
+    def _on_pick(self, _change: Any = None) -> None:
+        """A toggle changed: one update of the "Selected:" line (none while the panel sets
+        several toggles itself)."""
+        if not self._quiet:
+            self._show_selected()
+
+    def _show_selected(self) -> None:
+        cards = self.selected()
+        shown_cards = render.card_row(cards, "selected cards") if cards else "none"
+        value = f'<p><span class="penang-summary">Selected:</span> {shown_cards}</p>'
+        if self.selection.value != value:
+            self.selection.value = value
+
+
+class ActionBar:
+    """The learner's moves: the "Meld on table" menu (`target`) and the move buttons in a row,
+    and under them the "Joker stands for" chooser (`chooser`, with the `readings` menu and Use
+    this reading), shown only after a refusal that lists the readings of a joker.
+
+    `buttons` has the move buttons and Use this reading, by description.
+    """
+
+    def __init__(self) -> None:
+        self.buttons = {name: _button(name) for name in (*ACTION_BUTTONS, "Use this reading")}
+        self.target = _menu("Meld on table", "The table meld that Lay off and Swap play on")
+        row = [self.target, *(self.buttons[n] for n in ACTION_BUTTONS)]
+        actions = part(widgets.HBox, row, layout=WRAP)
+        self.readings = _menu("Joker stands for", "Choose which card the joker stands for")
+        self.chooser = part(
+            widgets.HBox,
+            [self.readings, self.buttons["Use this reading"]],
+            layout={"flex_flow": "row wrap", "align_items": "center"},
+        )
+        self.chooser.add_class("penang-readings")
+        show(self.chooser, False)
+        self.box = part(widgets.VBox, [actions, self.chooser])
+        self._choices: list[Move] = []
+        """The move behind each option of the reading chooser."""
+        self._targets: tuple[tuple[str, int], ...] = ()
+
+    def show(self, deal: Deal, mine: bool, forced: Move | None) -> None:
+        """Fit the menu to the table's melds and the buttons to the turn: usable on the learner's
+        turn (`mine`), Declare Dead and Call Game shown only when `forced` is that move."""
+        self._show_targets(deal)
+        for name in ACTION_BUTTONS:
+            self.buttons[name].disabled = not mine
+        self.target.disabled = not mine
+        show(self.buttons["Declare Dead"], forced == DeclareDead())
+        show(self.buttons["Call Game"], forced == DeclareGame())
+        self.hide_chooser()
+
+    def target_index(self, melds: int) -> int:
+        """The chosen table meld; with none, `melds` (a number the engine says does not exist)."""
+        value = self.target.value
+        return value if isinstance(value, int) else melds
+
+    def choose_target(self, index: int) -> str | None:
+        """Choose table meld `index` in the menu and return its label (None if there is none)."""
+        if not 0 <= index < len(self._targets):
+            return None
+        self.target.value = index
+        return self._targets[index][0]
+
+    def offer(self, options: Sequence[tuple[str, Move]]) -> None:
+        """Show the reading chooser with `options` (label, move), the first one chosen."""
+        self._choices = [move for _, move in options]
+        with self.readings.hold_sync():
+            self.readings.options = [(label, i) for i, (label, _) in enumerate(options)]
+            self.readings.value = 0
+        show(self.chooser, True)
+
+    def chosen(self) -> Move | None:
+        """The move of the reading chosen in the chooser (None when none is)."""
+        index = self.readings.value
+        if not isinstance(index, int) or not 0 <= index < len(self._choices):
+            return None
+        return self._choices[index]
+
+    def hide_chooser(self) -> None:
+        """Hide the reading chooser and forget its readings."""
+        if is_shown(self.chooser):
+            show(self.chooser, False)
+            self._choices = []
+            self.readings.options = []
+
+    def _show_targets(self, deal: Deal) -> None:
+        options = tuple(
+            (render.plain(f"{i}: {deal.names[deal.owners[i]]} · {meld.symbols}"), i)
+            for i, meld in enumerate(deal.table)
+        )
+        if options == self._targets:
+            return
+        keep = self.target.value
+        with self.target.hold_sync():
+            self.target.options = options
+            if isinstance(keep, int) and 0 <= keep < len(options):
+                self.target.value = keep
+            elif options:
+                self.target.value = 0  # never a blank menu once there is a meld
+        self._targets = options
+
+
+class BotBar:
+    """The bots' buttons (Bot move and Bots to my turn, usable while a bot is to move) and New
+    deal, in one row (`box`); `buttons` by description."""
+
+    def __init__(self) -> None:
+        self.buttons = {name: _button(name) for name in (*BOT_BUTTONS, "New deal")}
+        self.box = part(widgets.HBox, list(self.buttons.values()), layout=WRAP)
+
+    def show(self, bots_to_move: bool) -> None:
+        """Let the bot buttons be clicked only while a bot is to move."""
+        for name in BOT_BUTTONS:
+            self.buttons[name].disabled = not bots_to_move
+
+
+class Board:
+    """What everyone at the table may see, as HTML views: the status line (`status`), the
+    table's melds (`table_view`), the counts once the deal is over (`scores`), every hand
+    (`hands`: the others face down until the end) and the move log (`log`)."""
+
+    def __init__(self) -> None:
+        self.status = part(widgets.HTML, "")
+        self.status.add_class("penang-status")
+        self.table_view = _html("penang-table")
+        self.scores = _html("penang-scores")
+        show(self.scores, False)
+        self.hands = _html("penang-hands")
+        self.log = _html("penang-log-box")
+
+    def show(self, deal: Deal, seat: int, change: tables.Changes, head: str, mine: str) -> None:
+        """Draw `deal` as the learner at `seat` sees it, `change` marked, with the status line
+        `head` (in bold) and `mine`; once the deal is over, every hand and the counts."""
+        over = deal.is_over
+        shown = None if over else [seat]
+        self.hands.value = render.hands_html(tables.hands_frame(deal, show=shown), change)
+        self.table_view.value = render.table_html(tables.table_frame(deal), change)
+        self.log.value = render.log_html(tables.log_frame(deal))
+        self.status.value = f"<p><b>{render.esc(head)}</b> {render.esc(mine)}</p>"
+        if over:
+            # The counts as a table; the scoring sentence is in the message, said once.
+            self.scores.value = render.scores_html(tables.scores_frame(deal))
+            show(self.scores, True)
+        elif is_shown(self.scores):
+            self.scores.value = ""
+            show(self.scores, False)
+
+
+class HintMemory:
+    """The last hint: its move, the cards it selected and the deal's state key when it was
+    given, so that the button it named, pressed with that selection, plays that very move (a
+    joker keeps the reading the hint gave it)."""
+
+    def __init__(self) -> None:
+        self._hint: tuple[Move, list[Card], object] | None = None
+
+    def remember(self, move: Move, cards: Sequence[Card], key: object) -> None:
+        """Keep the hint of `move`, which selected `cards` when the deal's state key was `key`."""
+        self._hint = (move, sorted(cards, key=Card.sort_key), key)
+
+    def forget(self) -> None:
+        """Drop the last hint (a new deal, a new seat)."""
+        self._hint = None
+
+    def move_for(
+        self, button: str, key: object, selected: Sequence[Card], target: object
+    ) -> Move | None:
+        """The hinted move, when `button` is the one the hint named and the deal (`key`), the
+        selection and the chosen table meld (`target`) are still exactly as the hint left them."""
+        if self._hint is None:
+            return None
+        move, cards, was = self._hint
+        if HINT_BUTTONS.get(move.type) != button or key != was:
+            return None
+        if sorted(selected, key=Card.sort_key) != cards:
+            return None
+        if isinstance(move, LayOff | Swap) and target != move.target:
+            return None
+        return move
