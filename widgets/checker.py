@@ -8,8 +8,12 @@ a plain joker that fits more than one place (either end of a run) lists each of 
 player chooses. The hand to pick from is shown in the engine's display order, as at the play table.
 
 Every answer is a `Verdict` of `penang_lib.check_meld`, `check_lay_off` or `check_swap`, shown
-with its own sentence and rule id (a plain joker's places come from the engine's
-`Meld.lay_off_results`, each then judged by `check_lay_off`).
+with its own sentence and rule id (a plain joker's places are listed by the engine,
+`penang_lib.engine.checks.joker_lay_offs`).
+
+What is typed is the checker's `value` trait (linked to the text box both ways), and the
+engine's verdict on it as a meld is its read-only `verdict` trait, so a Python user may link
+and observe them as on any ipywidget.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
+import traitlets
 
 from penang_lib import (
     Card,
@@ -110,11 +115,20 @@ class MeldChecker(KitWidget):
     `Rules()`); `value`: the text to start with; `four_colour`: a four-colour deck; `against`:
     the table meld chosen at the start (its number; default: check a new meld).
 
-    Public: `entry` (the `Text` box), `verdict` (the `HTML` verdict, class `penang-verdict`),
-    `target` (the "Against" `Dropdown`, or None without a table), `toggles` (one `ToggleButton`
-    per card of the hand), `hand` (its cards, in display order: by suit, then rank, jokers last)
-    and `table` (the melds as read).
+    Public traits: `value` (the cards typed, as text; linked both ways to the text box, so
+    setting it types them) and `verdict` (read-only: the engine's `Verdict` on `value` as a
+    meld, `check_meld`, or None while nothing is typed or the text is not cards). Public
+    widgets: `entry` (the `Text` box), `feedback` (the `HTML` verdict box, class
+    `penang-verdict`), `target` (the "Against" `Dropdown`, or None without a table), `toggles`
+    (one `ToggleButton` per card of the hand); and `hand` (its cards, in display order: by
+    suit, then rank, jokers last) and `table` (the melds as read).
     """
+
+    value = traitlets.Unicode("")
+    """The cards typed, as text (the text box shows it; either one changes the other)."""
+    verdict = traitlets.Instance(Verdict, allow_none=True, read_only=True)
+    """The engine's verdict on `value` as a meld, or None while nothing is typed or the text is
+    not cards (changed by the checker alone, whenever `value` changes)."""
 
     def __init__(
         self,
@@ -138,6 +152,7 @@ class MeldChecker(KitWidget):
         if against is not None:
             against = require_whole(against, "against")
         self._syncing = False
+        self.value = value
 
         self.entry = part(
             widgets.Text,
@@ -189,8 +204,8 @@ class MeldChecker(KitWidget):
             toggle.observe(self._on_toggle, names="value")
             self.toggles.append(toggle)
 
-        self.verdict = part(widgets.HTML, "")
-        self.verdict.add_class("penang-verdict")
+        self.feedback = part(widgets.HTML, "")
+        self.feedback.add_class("penang-verdict")
 
         children: list[Any] = [self.entry]
         if self.target is not None:
@@ -199,16 +214,17 @@ class MeldChecker(KitWidget):
             row = part(widgets.HBox, self.toggles, layout={"flex_flow": "row wrap"})
             row.add_class("penang-hand")
             children.append(row)
-        children.append(self.verdict)
+        children.append(self.feedback)
 
-        self.entry.observe(self._on_text, names="value")
+        self._entry_link = traitlets.link((self, "value"), (self.entry, "value"))
+        self.observe(self._on_value, names="value")
         self._show()
         self._sync_toggles()
         self._finish(children, "penang-checker")
 
     # -- callbacks ----------------------------------------------------------------------------
     @guarded
-    def _on_text(self, change: dict[str, Any]) -> None:
+    def _on_value(self, change: dict[str, Any]) -> None:
         self._show()
         self._sync_toggles()
 
@@ -222,7 +238,7 @@ class MeldChecker(KitWidget):
             return
         owner = change["owner"]
         card = next(self.hand[i] for i, t in enumerate(self.toggles) if t is owner)
-        tokens = _tokens(self.entry.value)
+        tokens = _tokens(self.value)
         if change["new"]:
             tokens.append(str(card))
         else:
@@ -231,16 +247,14 @@ class MeldChecker(KitWidget):
                 if typed is not None and typed.plain == card:
                     del tokens[i]
                     break
-        self.entry.value = " ".join(tokens)
+        self.value = " ".join(tokens)
 
     def _sync_toggles(self) -> None:
         """Press exactly the hand's cards that are typed (each copy once), keeping pressed the
         toggles that already are, so typing and clicking agree."""
         if not self.toggles:
             return
-        wanted = Counter(
-            c.plain for c in map(_token_card, _tokens(self.entry.value)) if c is not None
-        )
+        wanted = Counter(c.plain for c in map(_token_card, _tokens(self.value)) if c is not None)
         states = [False] * len(self.toggles)
         for keep_pressed in (True, False):
             for i, (card, toggle) in enumerate(zip(self.hand, self.toggles, strict=True)):
@@ -258,17 +272,34 @@ class MeldChecker(KitWidget):
 
     # -- the verdict -------------------------------------------------------------------------
     def _show(self) -> None:
-        body, tone = self.verdict_html(self.entry.value)
-        with self.verdict.hold_sync():
-            self.verdict.value = body
+        """Judge `value`: the verdict box shows it, then the `verdict` trait changes."""
+        text = self.value
+        meld = self._judge(text)
+        body, tone = self._verdict_html(text, meld)
+        with self.feedback.hold_sync():
+            self.feedback.value = body
             for cls in ("penang-ok", "penang-no"):
                 if cls != tone:
-                    self.verdict.remove_class(cls)
+                    self.feedback.remove_class(cls)
             if tone:
-                self.verdict.add_class(tone)
+                self.feedback.add_class(tone)
+        self.set_trait("verdict", meld)
+
+    def _judge(self, text: str) -> Verdict | None:
+        """The engine's verdict on `text` as a meld; None for no text or text that is not cards."""
+        if not text.strip():
+            return None
+        try:
+            cards = parse_cards(text)
+        except CardParseError:
+            return None
+        return check_meld(cards, self.rules)
 
     def verdict_html(self, text: str) -> tuple[str, str]:
         """What the verdict box shows for `text`, and its tone class ("" when nothing typed)."""
+        return self._verdict_html(text, self._judge(text))
+
+    def _verdict_html(self, text: str, meld: Verdict | None) -> tuple[str, str]:
         if not text.strip():
             pick = ", or pick them from the hand" if self.toggles else ""
             return (
@@ -289,7 +320,7 @@ class MeldChecker(KitWidget):
             against_html, against_ok = self._against_html(cards, against)
             parts.append(against_html)
             ok = against_ok
-        meld = check_meld(cards, self.rules)
+        assert meld is not None  # `_judge` read these cards too
         if against >= 0:
             parts.append("<p><strong>As a new meld:</strong></p>")
         else:

@@ -2,25 +2,31 @@
 own, `data/<lesson>.json` beside the lessons, written in card notation (positions are data, not
 code). A lesson notebook runs with its own folder as the working directory, so `data/` is found
 beside it; from anywhere else the installed lessons' copy is used (package data of
-`penang_lib.notebooks`, the repository's `notebooks/lessons/data/`).
+`penang_lib.notebooks`, the repository's `notebooks/lessons/data/`). A prepared position becomes a
+deal with `position_deal` (from `penang_lib.course.positions`, kept here for the lessons).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from penang_lib import CardParseError, Deal, IllegalMove, Rules, parse_cards, parse_move
-from penang_lib.engine.cards import cards_html
+from penang_lib.course.positions import POSITION_KEYS, position_deal
+from penang_lib.engine.cards import cards_html, parse_cards
 from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
 
-POSITION_KEYS = frozenset({"hands", "dealer", "moves", "names"})
-"""What a prepared position may say: `hands` (one card text per seat, required), `dealer`
-(default the last seat, so seat 0 plays first), `moves` (move texts played first), `names`."""
+__all__ = [
+    "INSTALLED_DATA",
+    "LESSON_NAME",
+    "POSITION_KEYS",
+    "Cards",
+    "data_path",
+    "lesson_data",
+    "position_deal",
+]
 
 INSTALLED_DATA = Path(str(files("penang_lib.notebooks") / "lessons" / "data"))
 """The installed lessons' data folder (package data, found with importlib.resources)."""
@@ -59,46 +65,6 @@ def lesson_data(lesson: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"{path.name} should hold a JSON object")
     return data
-
-
-def _texts(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ValueError(f"{what} should be a list of texts, not {shown(value)}")
-    return list(value)
-
-
-def position_deal(position: Mapping[str, Any], rules: Rules | None = None) -> Deal:
-    """The deal of a prepared position: the hands dealt, then its moves played through the
-    engine (so a position can never be illegal). Bad data raises `ValueError` saying what."""
-    if not isinstance(position, Mapping):
-        raise ValueError(f"a position is an object with hands, dealer, moves: {shown(position)}")
-    unknown = sorted(set(position) - POSITION_KEYS)
-    if unknown:
-        allowed = ", ".join(sorted(POSITION_KEYS))
-        raise ValueError(f"unknown key {shown(unknown[0])} in position (use {allowed})")
-    if "hands" not in position:
-        raise ValueError("position needs hands (one card text per seat)")
-    hands = _texts(position["hands"], "position's hands")
-    dealer = position.get("dealer", len(hands) - 1)
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise ValueError(f"position's dealer should be a seat number, not {shown(dealer)}")
-    names = _texts(position["names"], "position's names") if "names" in position else None
-    try:
-        deal = Deal(hands=hands, dealer=dealer, names=names, rules=rules)
-    except CardParseError as error:
-        raise ValueError(f"position's hands: {error}") from error
-    except ValueError as error:
-        raise ValueError(f"position: {error}") from error
-    for step, text in enumerate(_texts(position.get("moves", []), "position's moves"), 1):
-        try:
-            deal.push(parse_move(text))
-        except IllegalMove as error:
-            raise ValueError(
-                f"move {step} of the position ({shown(text)}) is illegal: {error.reason}"
-            ) from error
-        except CardParseError as error:
-            raise ValueError(f"move {step} of the position: {error}") from error
-    return deal
 
 
 class Cards:

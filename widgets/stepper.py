@@ -9,7 +9,8 @@ linked to it in the browser (`jsdlink`) moves it on its own, and one observer on
 engine there and rewrites each region (one `HTML` widget per region, its value replaced whole). A
 button sends the explanation of the step it goes to before anything else, and moves the slider
 only `DRAW_DELAY_S` later, so the sentence a learner reads after a click arrives first and is
-drawn while the kernel is idle.
+drawn while the kernel is idle. The stepper's own `step` trait follows: it changes once the engine
+is there, and setting it from Python moves the slider.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
+import traitlets
 
 from penang_lib.data import tables
 from penang_lib.data.tables import Changes
@@ -26,7 +28,7 @@ from penang_lib.engine.bots import bot_names, play_deal_explained
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.explain import join_names
 from penang_lib.engine.rules import Rules
-from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, require_rule_ids, shown_by
+from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, first_step, require_rule_ids
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_texts, shown
 from widgets import render
 from widgets.base import KitWidget, guarded, later, send_now
@@ -82,6 +84,26 @@ def seeded_deal(
     return deal, [c.why for c in choices], link
 
 
+class StepTrait(traitlets.Int[int, int]):
+    """The stepper's `step`: an `Int` trait whose value the stepper checks itself (its
+    `@traitlets.validate("step")` refuses a bad step with one sentence, a `ValueError`, as the
+    stepper's other arguments are refused), and which, read or set, first lands a move that a
+    button started (so the step read is always the step the engine is at)."""
+
+    def validate(self, obj: Any, value: Any) -> Any:
+        return value
+
+    def get(self, obj: traitlets.HasTraits, cls: type[Any] | None = None) -> int | None:
+        if isinstance(obj, DealStepper):
+            obj._arrive()
+        return super().get(obj, cls)
+
+    def set(self, obj: traitlets.HasTraits, value: Any) -> None:
+        if isinstance(obj, DealStepper):
+            obj._arrive()
+        super().set(obj, value)
+
+
 class DealStepper(KitWidget):
     """Step through the moves of `deal` (finished or not, e.g. `DealStepper(loads(text))`).
 
@@ -89,10 +111,18 @@ class DealStepper(KitWidget):
     down, from their sizes alone); `whys` gives one bot reason per move; `step` is where to
     start (0 is the deal as dealt, `steps` is after the last move).
 
-    Public: `step` (settable), `steps`, `deal` (the working deal at the current step, not the
+    Public: the trait `step` (set it to go there; `stepper.observe(f, "step")` sees every step
+    the stepper takes, `ipywidgets.link((stepper, "step"), (slider, "value"))` keeps another
+    widget in step both ways), `steps`, `deal` (the working deal at the current step, not the
     caller's), `seat`, `whys`, and the widgets `buttons` (by description), `slider`, `play`,
     `status`, `explanation`, `table`, `hands`, `scores`, `log` and `root`.
     """
+
+    step = StepTrait(0)
+    """How many moves have been played at the current step (0 = the deal as dealt)."""
+    _heading: int | None = None
+    """The step a button is on its way to (see `_move_to`), or None."""
+    _pending: asyncio.TimerHandle | None = None
 
     def __init__(
         self,
@@ -110,18 +140,17 @@ class DealStepper(KitWidget):
         self._require_step(step, len(deal.move_stack))
         self.seat = seat
         self._note = require_text(note, "note")
-        self._heading: int | None = None
-        """The step a button is on its way to (see `_move_to`), or None."""
-        self._pending: asyncio.TimerHandle | None = None
         self._take(deal, whys, link)
         self._build(step)
         self._go(step)
         self._render()
+        self.step = step
+        self.observe(self._on_step, names="step")
         self.slider.observe(self._on_slider, names="value")
 
     def _take(self, deal: Deal, whys: Sequence[str] | None, link: str | None) -> None:
         """Make `deal` (its moves, with `whys`) the one this stepper shows, from step 0."""
-        if getattr(self, "_pending", None) is not None:  # a step of the deal shown before
+        if self._pending is not None:  # a step of the deal shown before
             self._heading = None
             self._arrive()
         steps = len(deal.move_stack)
@@ -231,13 +260,8 @@ class DealStepper(KitWidget):
         whys: list[str] | None = [c.why for c in choices]
         if deal.move_stack != found.move_stack:  # cannot happen with the same bots and seed
             deal, whys = found, None
-        first = ids[0]
-        start = 0
-        if first not in shown_by(deal.start_events):
-            start = next(
-                (k for k, ev in enumerate(deal.event_stack, 1) if first in shown_by(ev)), 0
-            )
-        return cls(deal, seat, whys, start, four_colour)
+        start = first_step(deal, ids[0])
+        return cls(deal, seat, whys, start or 0, four_colour)
 
     def _build(self, step: int) -> None:
         self.buttons: dict[str, widgets.Button] = {}
@@ -329,20 +353,15 @@ class DealStepper(KitWidget):
         self._arrive()
         return self._working
 
-    @property
-    def step(self) -> int:
-        """How many moves have been played at the current step (0 = the deal as dealt)."""
-        self._arrive()
-        return len(self._working.move_stack)
-
-    @step.setter
-    def step(self, value: int) -> None:
+    @traitlets.validate("step")
+    def _valid_step(self, proposal: Any) -> int:
+        value = proposal["value"]
         self._require_step(value, self.steps)
-        self._arrive()
-        if self.slider.value == value:
-            self._on_slider({"new": value})
-        else:
-            self.slider.value = value  # the observer moves the engine and re-renders
+        return int(value)
+
+    def _on_step(self, change: dict[str, Any]) -> None:
+        """A step set from Python moves the slider (whose observer moves the engine and draws)."""
+        self.slider.value = change["new"]
 
     @staticmethod
     def _require_step(value: object, steps: int) -> None:
@@ -389,7 +408,10 @@ class DealStepper(KitWidget):
         if self.play.value != value:  # Play starts from the step on screen
             self.play.value = value
         self._go(value)
-        self._render()
+        try:
+            self._render()
+        finally:
+            self.step = value
 
     @guarded
     def _on_first(self, _button: Any) -> None:
@@ -409,7 +431,7 @@ class DealStepper(KitWidget):
 
     # -- showing ---------------------------------------------------------------------------------
     def _render(self) -> None:
-        k = self.step
+        k = len(self._working.move_stack)
         working = self._working
         over = working.is_over
         change = tables.step_changes(self._full, k)

@@ -1,7 +1,8 @@
 """Deals that show a rule: search seeds for a deal, played by bots, whose events name given rules.
 
 Every lesson steps through a real deal in which its rule happens: `find_deal(["swap"])` plays
-seeded deals until one has a `swap` event and returns it, finished, ready for the stepper.
+seeded deals until one has a `swap` event and returns it, finished, ready for the stepper, and
+`first_step(deal, "swap")` says at which step of it the rule first happens.
 """
 
 from __future__ import annotations
@@ -113,3 +114,14 @@ def find_deal(
         if wanted <= rules_shown(deal):
             return deal
     return None
+
+
+def first_step(deal: Deal, shows: str | Iterable[str]) -> int | None:
+    """The first step of `deal` whose events show one of the rules in `shows`: 0 when the deal
+    as dealt shows it, k when its k-th move does (as a stepper numbers its steps); None when no
+    step does. Raises `ValueError` for an id not in `RULE_BOOK`."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"first_step looks through a Deal, not {shown(deal)}")
+    wanted = set(require_rule_ids(shows))
+    steps = [deal.start_events, *deal.event_stack]
+    return next((k for k, events in enumerate(steps) if wanted & shown_by(events)), None)

@@ -9,7 +9,14 @@ from penang_lib import Rules, Status
 from penang_lib.data.simulate import COLUMNS, deal_seed, simulate, summary
 from penang_lib.engine.bots import bot_names, play_deal, play_deal_explained
 from penang_lib.engine.rules import EndCondition
-from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, require_rule_ids, rules_shown
+from penang_lib.engine.showcase import (
+    SHOWCASE_BOTS,
+    find_deal,
+    first_step,
+    require_rule_ids,
+    rules_shown,
+    shown_by,
+)
 
 
 def test_one_row_per_player_per_deal() -> None:
@@ -187,3 +194,16 @@ def test_find_deal_refuses_unknown_rule_ids() -> None:
     with pytest.raises(ValueError, match="at least one rule id"):
         find_deal([])
     assert require_rule_ids([" swap", "game "]) == ["swap", "game"]
+
+
+def test_first_step_is_where_a_rule_first_happens() -> None:
+    deal = find_deal(["swap"], limit=500)
+    assert deal is not None
+    steps = [deal.start_events, *deal.event_stack]
+    k = first_step(deal, "swap")
+    assert k is not None and "swap" in shown_by(steps[k])
+    assert all("swap" not in shown_by(events) for events in steps[:k])
+    assert first_step(deal, ["swap", "deal"]) == 0  # the deal as dealt shows `deal`
+    assert first_step(deal, "dead.passport") is None
+    with pytest.raises(ValueError, match="unknown rule id 'bluff'"):
+        first_step(deal, "bluff")

@@ -109,11 +109,11 @@ def meld_says(
         assert verdict.kind == kind, (c.entry.value, verdict)
     if readings is not None:
         assert len(verdict.readings) == readings, (c.entry.value, verdict.readings)
-    html = c.verdict.value
+    html = c.feedback.value
     assert render.sentence_html(verdict.rule, verdict.reason, ok=ok) in html
     for reading in verdict.readings:
         assert render.card_row(reading.cards, f"{reading.description}: {reading.symbols}") in html
-    assert ("penang-ok" if ok else "penang-no") in c.verdict._dom_classes
+    assert ("penang-ok" if ok else "penang-no") in c.feedback._dom_classes
     return verdict
 
 
@@ -127,7 +127,7 @@ def lay_off_says(c: MeldChecker, card: str, ok: bool) -> Verdict:
     verdict = check_lay_off(c.table[c.target.value], card, c.rules)
     assert verdict.ok is ok, (card, verdict)
     text = f"May be laid off: {verdict.reason}" if ok else verdict.reason
-    assert render.sentence_html(verdict.rule, text, ok=ok) in c.verdict.value
+    assert render.sentence_html(verdict.rule, text, ok=ok) in c.feedback.value
     return verdict
 
 
@@ -135,7 +135,7 @@ def swap_says(c: MeldChecker, card: str, ok: bool) -> Verdict:
     verdict = check_swap(c.table[c.target.value], card, c.rules)
     assert verdict.ok is ok, (card, verdict)
     text = f"May replace a joker: {verdict.reason}" if ok else verdict.reason
-    assert render.sentence_html(verdict.rule, text, ok=ok) in c.verdict.value
+    assert render.sentence_html(verdict.rule, text, ok=ok) in c.feedback.value
     return verdict
 
 
@@ -239,7 +239,7 @@ def test_lesson_02_jokers_in_sets_and_runs() -> None:
     c = run_cell("02_melds", cell)
     verdict = meld_says(c, ok=True, rule="run", kind="run", readings=2)
     assert [r.symbols for r in verdict.readings] == ["🃏=4♥ 5♥ 6♥", "5♥ 6♥ 🃏=7♥"]
-    assert "Readings (the player chooses one):" in c.verdict.value
+    assert "Readings (the player chooses one):" in c.feedback.value
     change(c, "JK", "JK@7H")
     verdict = meld_says(c, ok=True, rule="run", kind="run", readings=1)
     assert verdict.readings[0].symbols == "5♥ 6♥ 🃏=7♥"
@@ -371,9 +371,9 @@ def test_lesson_04_a_joker_laid_off_at_either_end() -> None:
     joker = parse_cards("JK")[0]
     placings = c.joker_lay_offs(0, joker)
     assert placings == [check_lay_off(c.table[0], "JK@4H"), check_lay_off(c.table[0], "JK@8H")]
-    assert "the player chooses one" in c.verdict.value
+    assert "the player chooses one" in c.feedback.value
     for verdict in placings:
-        assert render.sentence_html(verdict.rule, verdict.reason, ok=True) in c.verdict.value
+        assert render.sentence_html(verdict.rule, verdict.reason, ok=True) in c.feedback.value
 
 
 # -- lesson 5 ------------------------------------------------------------------------------------

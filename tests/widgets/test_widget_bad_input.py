@@ -63,7 +63,7 @@ def test_whatever_is_typed_gets_one_verdict(typed: str, against: int) -> None:
     table, hand = list(checker.table), list(checker.hand)
     checker.target.value = against
     checker.entry.value = typed
-    shown = words(checker.verdict.value)
+    shown = words(checker.feedback.value)
     assert shown.strip()
     no_trouble(checker)
     assert checker.table == table and checker.hand == hand
@@ -72,7 +72,7 @@ def test_whatever_is_typed_gets_one_verdict(typed: str, against: int) -> None:
     except CardParseError as error:
         assert html.unescape(html.escape(str(error))) in shown
         assert len(str(error)) <= LONGEST_SENTENCE
-    assert len(checker.verdict.value) < 200_000  # never the whole typed text over and over
+    assert len(checker.feedback.value) < 200_000  # never the whole typed text over and over
 
 
 AUTHOR_MISTAKES: list[tuple[str, Call, type[Exception], str]] = [

@@ -25,7 +25,7 @@ from widgets.shared import is_shown
 
 def shown(c: MeldChecker, text: str) -> str:
     c.entry.value = text
-    value: str = c.verdict.value
+    value: str = c.feedback.value
     return value
 
 
@@ -41,10 +41,10 @@ def test_hooks_and_empty_prompt():
     assert "5H 6H JK" in c.entry.placeholder
     assert c.entry.description == "Cards"
     assert c.entry.continuous_update is True
-    assert "penang-verdict" in c.verdict._dom_classes
+    assert "penang-verdict" in c.feedback._dom_classes
     assert c.target is None and c.toggles == []
-    assert "Type some cards" in c.verdict.value
-    assert any(w is c.verdict for w in c.walk())
+    assert "Type some cards" in c.feedback.value
+    assert any(w is c.feedback for w in c.walk())
 
 
 def test_corner_is_named_with_rule_run():
@@ -55,18 +55,18 @@ def test_corner_is_named_with_rule_run():
     assert "corner" in verdict.reason
     assert render.esc(verdict.reason) in html
     assert render.badge("run", "penang-bad") in html
-    assert "penang-no" in c.verdict._dom_classes
+    assert "penang-no" in c.feedback._dom_classes
 
 
 def test_set_with_repeated_suits():
     c = MeldChecker(value="7H 7H 7C")
-    html = c.verdict.value
+    html = c.feedback.value
     verdict = check_meld("7H 7H 7C")
     assert verdict.ok and verdict.kind == "set"
     assert "a set" in html
     assert render.esc(verdict.reason) in html
     assert render.badge(verdict.rule, "penang-good") in html
-    assert "penang-ok" in c.verdict._dom_classes
+    assert "penang-ok" in c.feedback._dom_classes
 
 
 def test_every_reading_is_listed():
@@ -88,12 +88,12 @@ def test_bad_token_shows_the_parse_message():
     html = shown(c, "5H XX 7H")
     assert render.esc(str(caught.value)) in html
     assert "XX" in html
-    assert "penang-no" in c.verdict._dom_classes
+    assert "penang-no" in c.feedback._dom_classes
     assert OOPS not in trouble(c)
     # the tone follows the next verdict
     shown(c, "5H 6H 7H")
-    assert "penang-ok" in c.verdict._dom_classes
-    assert "penang-no" not in c.verdict._dom_classes
+    assert "penang-ok" in c.feedback._dom_classes
+    assert "penang-no" not in c.feedback._dom_classes
 
 
 def test_verdict_updates_on_every_value_change():
@@ -125,7 +125,7 @@ def test_against_a_table_meld_lay_off_refused_swap_allowed():
     before = shown(c, "7H")
     assert "Against" not in before  # a new meld: only the meld check
     c.target.index = 1
-    html = c.verdict.value
+    html = c.feedback.value
     lay = check_lay_off("5H 6H JK@7H", "7H")
     swap = check_swap("5H 6H JK@7H", "7H")
     assert not lay.ok and swap.ok
@@ -146,7 +146,7 @@ def test_each_typed_card_is_checked_against_the_meld():
         assert render.sentence_html(lay.rule, lay_text, ok=lay.ok) in html
         assert render.sentence_html(swap.rule, swap.reason, ok=swap.ok) in html
     c.target.value = -1
-    assert "Against" not in c.verdict.value
+    assert "Against" not in c.feedback.value
 
 
 def test_hand_toggles_fill_the_text():
@@ -162,7 +162,7 @@ def test_hand_toggles_fill_the_text():
     c.toggles[4].value = True
     assert c.entry.value == "8H 8H JK"
     eights = check_meld("8H 8H JK")
-    assert render.sentence_html(eights.rule, eights.reason, ok=True) in c.verdict.value
+    assert render.sentence_html(eights.rule, eights.reason, ok=True) in c.feedback.value
 
     c.toggles[2].value = False
     assert c.entry.value == "8H JK"
@@ -211,7 +211,7 @@ def test_the_checker_can_start_against_a_table_meld():
     assert c.target.value == 1
     swap = check_swap("9S 9D JK", "9H")
     assert render.sentence_html(swap.rule, f"May replace a joker: {swap.reason}", ok=True) in (
-        c.verdict.value
+        c.feedback.value
     )
     with pytest.raises(ValueError, match="from 0 to 1"):
         MeldChecker(table=["5H 6H JK@7H", "9S 9D JK"], against=2)
@@ -234,13 +234,13 @@ def test_a_plain_joker_laid_off_on_a_run_offers_both_ends():
         assert render.sentence_html(verdict.rule, verdict.reason, ok=True) in html
     # the engine's one-reading sentence is replaced by the list, not shown beside it
     assert render.esc(check_lay_off("5H 6H 7H", "JK").reason) not in html
-    assert "penang-ok" in c.verdict._dom_classes
+    assert "penang-ok" in c.feedback._dom_classes
 
     # a set takes a joker one way only: the single sentence, as before
     c.target.value = 1
     lay = check_lay_off("9S 9D 9C", "JK")
     assert len(c.joker_lay_offs(1, parse_cards("JK")[0])) == 1
-    html = c.verdict.value
+    html = c.feedback.value
     assert render.sentence_html(lay.rule, f"May be laid off: {lay.reason}", ok=True) in html
     assert "ways" not in html
 
@@ -251,7 +251,7 @@ def test_a_plain_joker_laid_off_on_a_run_offers_both_ends():
     full = MeldChecker(table=["AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"], against=0)
     assert full.joker_lay_offs(0, parse_cards("JK")[0]) == []
     assert "ways" not in shown(full, "JK")
-    assert "penang-no" in full.verdict._dom_classes
+    assert "penang-no" in full.feedback._dom_classes
 
 
 def test_a_plain_joker_on_a_table_meld_read_two_ways_lists_each_place_once():

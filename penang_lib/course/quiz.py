@@ -1,0 +1,277 @@
+"""Quiz questions as data, judged by the engine: the right answer is never written by hand.
+
+A question is a dict (a lesson keeps its questions in JSON). Every question has `"ask"`, the text
+the learner reads, and exactly one of the forms below. The right answer is what the engine says.
+An author may still write `"answer"`; it is checked against the engine when the question is
+built, and a disagreement raises `QuestionError` (a `ValueError`), so a wrong question never
+reaches a learner.
+
+Yes/no questions about one rule check (the right answer is `bool(verdict)`):
+
+- `{"ask": "Is 8♥ 8♥ 8♣ a meld?", "meld": "8H 8H 8C"}`: `check_meld(cards)`.
+- `{"ask": ..., "lay_off": ["5H 6H 7H", "8H"]}`: `check_lay_off(table meld, card)`.
+- `{"ask": ..., "swap": ["5H 6H JK@7H", "7H"]}`: `check_swap(table meld, card)`.
+- `{"ask": ..., "can_play": {"hand": "7H 9S 9C", "table": ["5H 6H JK@7H"], "passport": true}}`:
+  `can_play(hand, table, passport)`; `table` defaults to an empty table, `passport` is required.
+- Optional: `"answer": true / false` (checked against the engine), and `"labels": ["Yes", "No"]`
+  (the two answers' words, the first meaning "allowed"; default "Yes" and "No").
+
+Pick the legal move from a prepared position:
+
+- `{"ask": "North to play. Which move is legal?", "position": {"hands": ["5H 6H 7H 9C", ...],
+  "dealer": 1, "moves": ["meld 5H 6H 7H", "end_turn"]}, "choices": ["lay_off 0 8H",
+  "swap 0 7H", "meld 9C 9D 9S"]}`.
+- `position` is a prepared position (`penang_lib.course.positions.position_deal`).
+- `choices` are move texts; a choice is right when the engine allows it now
+  (`deal.explain_illegal(move) is None`). At least one must be legal. An optional `"answer"`
+  (one choice text, or a list of them) must name exactly the legal choices.
+
+Every question may (and in a lesson must) carry `"why"`: one plain sentence in the author's
+words saying why the right answer is right ("There is no minimum score: any meld is a
+passport."). Built with `explained=True` (as the lessons' quizzes are checked), a question
+without a `"why"` is a data error. Malformed data raises `QuestionError` naming the question
+number (from 1) and what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from penang_lib.course.positions import position_deal
+from penang_lib.engine.cards import CardParseError
+from penang_lib.engine.checks import Verdict, can_play, check_lay_off, check_meld, check_swap
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.events import Event
+from penang_lib.engine.moves import IllegalMove, Move, parse_move
+from penang_lib.engine.rules import Rules
+from penang_lib.engine.validate import shown
+
+CHECKS = ("meld", "lay_off", "swap", "can_play")
+"""The yes/no forms: the key names the rule check asked about."""
+FORMS = (*CHECKS, "position")
+COMMON_KEYS = frozenset({"ask", "answer", "why"})
+FORM_KEYS: dict[str, frozenset[str]] = {
+    **{form: frozenset({form, "labels"}) for form in CHECKS},
+    "position": frozenset({"position", "choices"}),
+}
+CAN_PLAY_KEYS = frozenset({"hand", "table", "passport"})
+DEFAULT_LABELS = ("Yes", "No")
+
+
+class QuestionError(ValueError):
+    """A question whose data is malformed or whose written answer the engine contradicts."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question as built: what it asks, its answers' words and, for each answer, whether
+    the engine says it is right.
+
+    A yes/no question keeps the engine's `verdict`; a position question keeps the position's
+    `deal`, the parsed `moves` (one per choice) and, per choice, the engine's `refusals` (None
+    for a legal move) and the `events` a legal move makes (empty for a refused one).
+    """
+
+    number: int
+    data: dict[str, Any]
+    form: str
+    ask: str
+    labels: list[str]
+    right: list[bool]
+    verdict: Verdict | None = None
+    """The engine's verdict, for a yes/no question."""
+    deal: Deal | None = None
+    """The prepared position, for a position question (the question's own: do not push to it)."""
+    moves: list[Move] = field(default_factory=list)
+    """The parsed choices, for a position question."""
+    refusals: list[IllegalMove | None] = field(default_factory=list)
+    """Per choice of a position question, the engine's refusal, or None when it is legal."""
+    events: list[tuple[Event, ...]] = field(default_factory=list)
+    """Per choice of a position question, what the move does when played (empty if refused)."""
+    why: str = ""
+    """The author's sentence saying why the right answer is right ("" when none is given)."""
+
+    @property
+    def right_labels(self) -> list[str]:
+        """The words of every right answer (one for a yes/no question)."""
+        return [label for label, ok in zip(self.labels, self.right, strict=True) if ok]
+
+
+# -- reading question data ------------------------------------------------------------------------
+def _fail(number: int, what: str) -> QuestionError:
+    return QuestionError(f"Question {number}: {what}")
+
+
+def _text(number: int, value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(number, f"{what} should be text, not {shown(value)}")
+    return value
+
+
+def _texts(number: int, value: Any, what: str, size: int | None = None) -> list[str]:
+    if not isinstance(value, list) or (size is not None and len(value) != size):
+        count = f"{size} " if size is not None else ""
+        raise _fail(number, f"{what} should be a list of {count}texts, not {shown(value)}")
+    return [_text(number, v, what) for v in value]
+
+
+def _flag(number: int, value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(number, f"{what} should be true or false, not {shown(value)}")
+    return value
+
+
+def _why(number: int, data: dict[str, Any], explained: bool) -> str:
+    """The question's `why` sentence: text ending as a sentence ends; "" when none is given and
+    none is required."""
+    if "why" not in data:
+        if explained:
+            raise _fail(
+                number, "'why' is missing: one sentence saying why the right answer is right"
+            )
+        return ""
+    why = _text(number, data["why"], "why").strip()
+    if not why.endswith((".", "!", "?")):
+        raise _fail(number, f"why should be a sentence ending with a full stop: {shown(why)}")
+    return why
+
+
+def _verdict(number: int, form: str, value: Any, rules: Rules) -> Verdict:
+    """The engine's verdict on a yes/no question."""
+    if form == "meld":
+        cards = value if isinstance(value, str) else " ".join(_texts(number, value, "meld"))
+        return check_meld(_text(number, cards, "meld"), rules)
+    if form in ("lay_off", "swap"):
+        meld, card = _texts(number, value, f"{form} (a table meld and a card)", 2)
+        check = check_lay_off if form == "lay_off" else check_swap
+        return check(meld, card, rules)
+    if not isinstance(value, dict):
+        raise _fail(
+            number, f"can_play should be an object with hand, table, passport: {shown(value)}"
+        )
+    unknown = sorted(set(value) - CAN_PLAY_KEYS)
+    if unknown:
+        raise _fail(
+            number, f"unknown key {shown(unknown[0])} in can_play (use hand, table, passport)"
+        )
+    if "hand" not in value or "passport" not in value:
+        raise _fail(number, "can_play needs a hand and a passport (true or false)")
+    hand = _text(number, value["hand"], "can_play's hand")
+    table = _texts(number, value.get("table", []), "can_play's table")
+    passport = _flag(number, value["passport"], "can_play's passport")
+    return can_play(hand, table, passport, rules)
+
+
+def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules, why: str) -> Question:
+    verdict = _verdict(number, form, data[form], rules)
+    labels = list(DEFAULT_LABELS)
+    if "labels" in data:
+        labels = _texts(number, data["labels"], "labels", 2)
+    if "answer" in data:
+        answer = _flag(number, data["answer"], "answer")
+        if answer != bool(verdict):
+            raise _fail(
+                number,
+                f"the answer written is {answer}, but the engine says {bool(verdict)} "
+                f"(rule {verdict.rule}: {verdict.reason})",
+            )
+    right = [verdict.ok, not verdict.ok]
+    return Question(number, data, form, data["ask"], labels, right, verdict=verdict, why=why)
+
+
+def _deal(number: int, value: Any, rules: Rules) -> Deal:
+    """The prepared position: the hands dealt, then the moves played."""
+    try:
+        return position_deal(value, rules)
+    except ValueError as error:
+        raise _fail(number, str(error)) from error
+
+
+def _position(number: int, data: dict[str, Any], rules: Rules, why: str) -> Question:
+    deal = _deal(number, data["position"], rules)
+    if "choices" not in data:
+        raise _fail(number, "a position question needs choices (move texts)")
+    choices = _texts(number, data["choices"], "choices")
+    moves: list[Move] = []
+    for text in choices:
+        try:
+            moves.append(parse_move(text))
+        except CardParseError as error:
+            raise _fail(number, f"choice {shown(text)}: {error}") from error
+    refusals = [deal.explain_illegal(move) for move in moves]
+    right = [refusal is None for refusal in refusals]
+    if not any(right):
+        raise _fail(number, "no choice is legal in this position: at least one must be")
+    if "answer" in data:
+        raw = data["answer"]
+        written = [raw] if isinstance(raw, str) else _texts(number, raw, "answer")
+        try:
+            said = {parse_move(_text(number, w, "answer")) for w in written}
+        except CardParseError as error:
+            raise _fail(number, f"answer: {error}") from error
+        legal = {m for m, r in zip(moves, right, strict=True) if r}
+        if said != legal:
+            allowed = ", ".join(str(m) for m in moves if m in legal)
+            raise _fail(
+                number, f"the answer written is {shown(raw)}, but the engine allows {allowed}"
+            )
+    events = [
+        deal.copy().push(move) if refusal is None else ()
+        for move, refusal in zip(moves, refusals, strict=True)
+    ]
+    return Question(
+        number,
+        data,
+        "position",
+        data["ask"],
+        [m.label() for m in moves],
+        right,
+        deal=deal,
+        moves=moves,
+        refusals=refusals,
+        events=events,
+        why=why,
+    )
+
+
+def build_question(
+    number: int, data: Any, rules: Rules | None = None, explained: bool = False
+) -> Question:
+    """Question `number` (from 1) from its data, judged by the engine (see the module text);
+    `explained`: a question without a `why` sentence is a data error."""
+    rules = Rules.of(rules)
+    if not isinstance(data, Mapping):
+        raise _fail(number, f"a question is an object with an 'ask', not {shown(data)}")
+    data = dict(data)
+    forms = [f for f in FORMS if f in data]
+    if len(forms) != 1:
+        found = f"found {', '.join(forms)}" if forms else "found none"
+        raise _fail(number, f"give exactly one of {', '.join(FORMS)} ({found})")
+    form = forms[0]
+    unknown = sorted(set(data) - COMMON_KEYS - FORM_KEYS[form])
+    if unknown:
+        allowed = ", ".join(sorted(COMMON_KEYS | FORM_KEYS[form]))
+        raise _fail(number, f"unknown key {shown(unknown[0])} (a {form} question takes {allowed})")
+    if "ask" not in data:
+        raise _fail(number, "'ask' is missing: the question the learner reads")
+    _text(number, data["ask"], "ask")
+    why = _why(number, data, explained)
+    try:
+        if form == "position":
+            return _position(number, data, rules, why)
+        return _yes_no(number, data, form, rules, why)
+    except CardParseError as error:
+        raise _fail(number, f"bad cards: {error}") from error
+
+
+def build_questions(
+    questions: Any, rules: Rules | None = None, explained: bool = False
+) -> list[Question]:
+    """Every question of a quiz (a non-empty list of question data), numbered from 1."""
+    if isinstance(questions, str | bytes) or not isinstance(questions, Sequence):
+        raise QuestionError("A quiz takes a list of questions.")
+    if not questions:
+        raise QuestionError("A quiz needs at least one question.")
+    return [build_question(i, q, rules, explained) for i, q in enumerate(questions, 1)]
