@@ -92,14 +92,16 @@ def configure(c: Any) -> None:
     c.Voila.port_retries = 0
 
     # The landing page lists the lessons from the notebooks' own metadata; the rule sheet (a page
-    # with no kernel, `patches`) shows the rule book, the house rules and a glossary.
+    # with no kernel, served by tornado's default handler, `patches`) shows the rule book, the
+    # house rules and a glossary.
     lessons = catalogue()
     c.Voila.tornado_settings = {
         "jinja_template_vars": {
             "lessons": lessons,
             "rule_sheet": rule_sheet(lessons),
             "rules_page": RULES_PAGE,
-        }
+        },
+        **patches.tornado_settings(),
     }
     # Lesson pages preload their extensions' scripts (`resources.preload_scripts` in the template)
     # and link to the rule sheet in their chrome (`resources.rules_page`).
@@ -110,9 +112,11 @@ def configure(c: Any) -> None:
         "joker_mark": symbols_html("🃏"),
     }
 
-    # Our changes to Voila's behaviour: the kernel websocket's connection class and the
-    # authorizer (configuration points of Voila), then the patches that no configuration point
-    # allows (each checked against the installed Voila).
+    # Our changes to Voila's behaviour: the kernel websocket's connection class, the authorizer
+    # and the identity provider (configuration points of Voila; the rule sheet's handler is in
+    # the tornado settings above), then the patch that no configuration point allows (checked,
+    # like the classes' needs, against the installed Voila).
     c.Voila.kernel_websocket_connection_class = patches.SiteConnection
     c.Voila.authorizer_class = patches.SiteAuthorizer
+    c.Voila.identity_provider_class = patches.SiteIdentityProvider
     patches.install()

@@ -1,5 +1,6 @@
-"""penang_lib/site/patches.py's patches of Voila: each named once in `PATCHES`, each checked against
-the installed Voila before it is applied, and skipped with a warning when Voila has changed."""
+"""penang_lib/site/patches.py's changes to Voila: the hooks (`HOOKS`) and the one patch (`PATCHES`),
+each checked against the installed Voila at start-up; a patch is skipped with a warning when Voila
+has changed."""
 
 from __future__ import annotations
 
@@ -27,26 +28,40 @@ def test_every_patched_target_is_in_the_installed_voila_as_expected() -> None:
         assert Version(version("voila")) in SpecifierSet(patch.tested), patch.name
         for target in patch.targets:
             assert site.target_problem(target) is None, (patch.name, target.path)
+    for hook in site.HOOKS:
+        assert Version(version("voila")) in SpecifierSet(hook.tested), hook.setting
+        for target in hook.relies:
+            assert site.target_problem(target) is None, (hook.setting, target.path)
 
 
 def test_the_configuration_points_the_site_uses_instead_of_patches_exist() -> None:
     import voila.app
     from jupyter_server.auth.authorizer import Authorizer
+    from jupyter_server.auth.identity import IdentityProvider
     from jupyter_server.services.kernels.connection.base import BaseKernelWebsocketConnection
+    from voila.treehandler import VoilaTreeHandler
 
     from tests.site.test_serve import site_config
 
     site = site_changes()
     traits = voila.app.Voila.class_traits()
-    assert set(site.HOOKS) <= set(traits)
+    assert {hook.setting for hook in site.HOOKS} <= set(traits)
     assert traits["kernel_websocket_connection_class"].klass is BaseKernelWebsocketConnection
     assert traits["authorizer_class"].klass is Authorizer
+    assert traits["identity_provider_class"].klass is IdentityProvider
     settings = site_config().Voila  # type: ignore[attr-defined]
     for hook, base in [
         ("kernel_websocket_connection_class", BaseKernelWebsocketConnection),
         ("authorizer_class", Authorizer),
+        ("identity_provider_class", IdentityProvider),
     ]:
         assert issubclass(settings[hook], base), hook
+    # The identity provider stays Voila's own (anonymous learners, Voila's login page).
+    assert issubclass(
+        settings["identity_provider_class"], traits["identity_provider_class"].default()
+    )
+    rule_sheet = settings["tornado_settings"]["default_handler_class"]
+    assert issubclass(rule_sheet, VoilaTreeHandler)
 
 
 def test_the_authorizer_keeps_a_kernel_to_the_browser_that_claimed_it() -> None:
@@ -126,6 +141,93 @@ def test_a_patch_whose_target_is_gone_or_changed_is_skipped_with_a_warning(
         assert "tested on voila>=0.5.6,<0.6" in warning
 
 
+def test_every_pool_method_the_kernel_patch_overrides_is_checked_at_start_up() -> None:
+    site = site_changes()
+    stock = site.resolve(site._POOL)
+    assert stock.__name__ == "VoilaKernelManager"
+    assert "site" not in stock.__module__, "the check looks at Voila's class, not ours"
+    ours = site.site_pool_class(stock, 1)
+    overridden = {
+        name
+        for name, value in vars(ours).items()
+        if hasattr(stock, name) and (callable(value) or name == "__init__")
+    }
+    overridden |= {"kernel_pools_config"}  # its default (`_site_pools`)
+    assert overridden >= {"__init__", "fill_if_needed", "_initialize", "get_rendered_notebook"}
+    (patch,) = [p for p in site.PATCHES if p.name == "site_kernels"]
+    checked = {t.path.removeprefix(site._POOL + ".") for t in patch.targets}
+    assert overridden <= checked
+    for called in ("get_kernel", "list_kernel_ids", "__contains__", "default_env_variables"):
+        assert called in checked
+
+
+def _pool_factory_without(missing: str, **changed: Any) -> Any:
+    """Voila's factory of kernel pools, as a later Voila might have it: the class it builds
+    has no `missing` method, and `changed` ones replace Voila's."""
+    import voila.voila_kernel_manager as vkm
+
+    factory = vkm.voila_kernel_manager_factory
+    factory = getattr(factory, "__wrapped__", factory)
+
+    def later_factory(
+        base_class: Any, preheat_kernel: bool, default_pool_size: int, **kwargs: Any
+    ) -> Any:
+        stock = factory(base_class, preheat_kernel, default_pool_size, **kwargs)
+        space = {
+            name: value
+            for name, value in vars(stock).items()
+            if name not in (missing, "__dict__", "__weakref__")
+        }
+        return type(stock)(stock.__name__, stock.__bases__, {**space, **changed})
+
+    return later_factory
+
+
+def test_a_pool_method_gone_or_changed_skips_the_kernel_patch_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import voila.app
+    import voila.voila_kernel_manager as vkm
+
+    site = site_changes()
+
+    def fill_if_needed(
+        self: Any,
+        delay: Any = None,
+        notebook_name: Any = None,
+        extra_kernel_env_variables: Any = (),
+    ) -> None:
+        """A refill that no longer sleeps in `wait_before` (nor runs `_initialize`)."""
+
+    as_installed = _pool_factory_without("nothing")
+    later = _pool_factory_without("_initialize", fill_if_needed=fill_if_needed)
+    monkeypatch.setattr(vkm, "voila_kernel_manager_factory", later)
+    monkeypatch.setattr(voila.app, "_penang_site", False, raising=False)
+    monkeypatch.setattr(Application, "initialized", classmethod(lambda cls: False))
+    applied: list[str] = []
+    (patch,) = [p for p in site.PATCHES if p.name == "site_kernels"]
+    monkeypatch.setattr(
+        site, "PATCHES", (patch._replace(apply=lambda: applied.append(patch.name)),)
+    )
+    with caplog.at_level(logging.WARNING):
+        site.install()
+    assert applied == []
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "patch site_kernels skipped" in warning
+    assert "voila.voila_kernel_manager:VoilaKernelManager._initialize is gone" in warning
+    assert "VoilaKernelManager.fill_if_needed no longer uses wait_before, _initialize" in warning
+    assert "tested on voila>=0.5.6,<0.6" in warning
+
+    # Voila's own class, as installed: the same check passes and the patch is applied.
+    monkeypatch.setattr(vkm, "voila_kernel_manager_factory", as_installed)
+    monkeypatch.setattr(voila.app, "_penang_site", False)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        site.install()
+    assert applied == ["site_kernels"]
+    assert not [r for r in caplog.records if r.levelno == logging.WARNING]
+
+
 def test_the_kernel_websocket_drops_tracebacks_and_printed_text() -> None:
     site = site_changes()
     sent: list[tuple[Any, bool]] = []
@@ -169,3 +271,32 @@ def test_the_kernel_websocket_turns_nagle_off_before_it_connects(
     connection._trait_values["websocket_handler"] = Socket()  # no kernel needed for this
     assert connection.connect() == "connected"
     assert calls == ["nodelay True", "connect"]
+
+
+def test_a_hook_whose_setting_or_class_needs_are_gone_is_named_in_a_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import voila.app
+
+    site = site_changes()
+    monkeypatch.setattr(voila.app, "_penang_site", False, raising=False)
+    monkeypatch.setattr(Application, "initialized", classmethod(lambda cls: False))
+    monkeypatch.setattr(site, "PATCHES", ())
+    monkeypatch.setattr(
+        site,
+        "HOOKS",
+        (
+            site.Hook("authorizer_class", "kept"),
+            site.Hook("no_such_setting", "the page is plain"),
+            site.Hook("tornado_settings", "no rule sheet", (site.Target("voila.app:Voila.gone"),)),
+        ),
+    )
+    with caplog.at_level(logging.WARNING):
+        site.install()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2
+    (setting,) = [w for w in warnings if "Voila.no_such_setting" in w]
+    assert "Voila has no setting Voila.no_such_setting: the page is plain" in setting
+    (needs,) = [w for w in warnings if "hook Voila.tornado_settings" in w]
+    assert "voila.app:Voila.gone is gone: no rule sheet" in needs
+    assert "tested on voila>=0.5.6,<0.6" in needs
