@@ -261,7 +261,7 @@ def turn_status(deal: Deal, seat: int, bots: Mapping[int, str] | None = None) ->
     seat = _seat(deal, seat)
     if deal.is_over:
         winners = join_names([deal.names[w] for w in deal.winners])
-        return f"The deal is over after {deal.turn_number} turns. Won by {winners}."
+        return f"The deal is over after {_plural(deal.turn_number, 'turn')}. Won by {winners}."
     if deal.turn == seat:
         return f"Your turn ({deal.names[seat]}), turn {deal.turn_number}."
     bot = (bots or {}).get(deal.turn)

@@ -175,7 +175,7 @@ def test_turn_status_says_whose_turn_it_is_or_who_won() -> None:
     assert turn_status(deal, 0) == "East's turn, turn 1."
     assert turn_status(deal, 1) == "Your turn (East), turn 1."
     over = _game_deal()
-    assert turn_status(over, 1) == "The deal is over after 1 turns. Won by North."
+    assert turn_status(over, 1) == "The deal is over after 1 turn. Won by North."
     with pytest.raises(ValueError, match="from 0 to 1"):
         turn_status(deal, 2)
 
