@@ -10,11 +10,18 @@ key) is left out, the default is used instead, and one sentence says what was ig
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
 from penang_lib.engine.bots import bot_names
-from penang_lib.engine.validate import ArgumentTypeError, cut, require_whole, shown
+from penang_lib.engine.validate import (
+    ArgumentTypeError,
+    cut,
+    require_text,
+    require_whole,
+    shown,
+)
 from widgets.stepper import DealStepper, seeded_deal
 
 MAX_SEED = 2**32 - 1
@@ -22,6 +29,8 @@ MAX_SEED = 2**32 - 1
 KEYS = ("seed", "step", "players", "bots")
 MAX_NOTED = 5
 """How many ignored parts of a link the note names (the rest are counted)."""
+PAGE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,79}\.ipynb")
+"""What a lesson page's file name looks like: a plain name ending in .ipynb, no folders."""
 MAX_QUERY = 4096
 """A query string longer than this is read only that far (a real link is far shorter)."""
 
@@ -143,6 +152,20 @@ def ignored_note(ignored: list[str]) -> str:
     if len(parts) > MAX_NOTED:
         named += f"; and {len(parts) - MAX_NOTED} more"
     return f"From the link, these were ignored and the defaults used instead: {named}."
+
+
+def step_address(page: str, seed: int, step: int) -> str:
+    """The address of a lesson page that opens the deal of `seed` at `step`, such as
+    `07_whole_deal.ipynb?seed=5&step=12` (the page's default players and bots play it);
+    `read_link` reads it back."""
+    page = require_text(page, "page")
+    if not PAGE.fullmatch(page):
+        raise ValueError(
+            f"{cut(page)!r} is not a lesson page's file name (such as 07_whole_deal.ipynb)"
+        )
+    seed = require_whole(seed, "seed", 0, MAX_SEED)
+    step = require_whole(step, "step", 0)
+    return f"{page}?seed={seed}&step={step}"
 
 
 def stepper_from_link(

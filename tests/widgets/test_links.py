@@ -11,7 +11,7 @@ from penang_lib import Deal, parse_move, play_deal
 from penang_lib.engine.bots import bot_names
 from widgets import DealStepper
 from widgets.lessons import Cards, lesson_data, position_deal
-from widgets.links import MAX_SEED, apply_link, read_link, stepper_from_link
+from widgets.links import MAX_SEED, apply_link, read_link, step_address, stepper_from_link
 from widgets.shared import is_shown
 
 
@@ -43,6 +43,30 @@ def test_a_bad_part_of_a_link_is_ignored_and_named(query: str, word: str) -> Non
     assert len(link.ignored) == 1 and word in link.ignored[0]
     default = read_link("")
     assert (link.players, link.bots) == (default.players, default.bots)
+
+
+def test_a_step_address_reads_back_to_its_seed_and_step() -> None:
+    address = step_address("07_whole_deal.ipynb", 11159, 22)
+    assert address == "07_whole_deal.ipynb?seed=11159&step=22"
+    link = read_link(address.split("?")[1])
+    assert (link.seed, link.step, link.ignored) == (11159, 22, ())
+
+
+@pytest.mark.parametrize(
+    ("page", "seed", "step", "word"),
+    [
+        ("../secret.ipynb", 1, 0, "file name"),
+        ("lesson.py", 1, 0, "file name"),
+        ("lesson.ipynb", -1, 0, "seed"),
+        ("lesson.ipynb", MAX_SEED + 1, 0, "seed"),
+        ("lesson.ipynb", 1, -2, "step"),
+    ],
+)
+def test_a_step_address_refuses_what_no_link_could_open(
+    page: str, seed: int, step: int, word: str
+) -> None:
+    with pytest.raises(ValueError, match=word):
+        step_address(page, seed, step)
 
 
 def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
