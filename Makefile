@@ -43,7 +43,8 @@ test: $(STAMP) $(AXE) chromium
 # no dependencies into its own venv, .cache/compiled/venv, made anew for each new wheel; a .pth
 # file there adds .venv's site-packages behind its own, for pytest, hypothesis and the kit's
 # dependencies (the .pth files in .venv, the editable install's among them, are not read that
-# way). The engine's tests run from a copy of tests/ in .cache/compiled/run, where no penang_lib
+# way). The engine's tests (tests/engine/) run from a copy of tests/ and the README they read in
+# .cache/compiled/run, where no penang_lib
 # of the checkout is on sys.path (but for the one test that reads the checkout's setup.py), and
 # PENANG_TEST_COMPILED=1 makes tests/engine/test_compiled.py check that they ran compiled.
 # Where no C compiler ($CC, or Python's own) or no Python.h is found, it says so and passes.
@@ -80,7 +81,7 @@ test-compiled: $(STAMP)
 	  echo "$$key" > $(COMPILED_VENV)/.wheel; \
 	fi; \
 	rm -rf $(COMPILED_DIR)/run; mkdir -p $(COMPILED_DIR)/run; \
-	cp -R tests pyproject.toml $(COMPILED_DIR)/run/; \
+	cp -R tests pyproject.toml README.md $(COMPILED_DIR)/run/; \
 	cd $(COMPILED_DIR)/run && PENANG_TEST_COMPILED=1 $(CURDIR)/$(COMPILED_VENV)/bin/python -m pytest \
 	  -q -p no:cacheprovider $(ENGINE_TESTS) \
 	  --deselect tests/engine/test_compiled.py::test_a_build_compiles_only_when_asked
