@@ -107,17 +107,16 @@ def _mean(values: Sequence[float]) -> float:
 def passport_figure(frames: Iterable[pd.DataFrame]) -> dict[str, Any]:
     """How often a passport fails (rule `dead.passport`), pooled over frames of one table size:
     `deals`, `hands` (players dealt in), `failures` (players dead at the passport), `rate`
-    (failures per hand), `deals_with_failure`, and `example`: the first hand that failed, as
+    (failures per hand), and `example`: the first hand that failed, as
     dealt (`seed`, `players`, `seat`, `hand` in card notation), with the hand of the first
     player of that deal who made a passport (`other_seat`, `other_hand`); None without one."""
-    deals = hands = failures = with_failure = 0
+    deals = hands = failures = 0
     example: dict[str, Any] | None = None
     for frame in frames:
         failed = frame["outcome"] == "passport-dead"
         deals += int(frame["deal"].nunique())
         hands += len(frame)
         failures += int(failed.sum())
-        with_failure += int(frame.loc[failed, "deal"].nunique())
         if example is None and failed.any():
             first = frame[failed].sort_values(["deal", "seat"]).iloc[0]
             rows = frame[frame["deal"] == first["deal"]].sort_values("seat")
@@ -138,25 +137,21 @@ def passport_figure(frames: Iterable[pd.DataFrame]) -> dict[str, Any]:
         "hands": hands,
         "failures": failures,
         "rate": _rate(failures, hands),
-        "deals_with_failure": with_failure,
         "example": example,
     }
 
 
 def nobody_out_figure(frame: pd.DataFrame) -> dict[str, Any]:
     """How often nobody goes out (rules `game` and `end`): `deals`, `nobody_out` (deals that
-    ended with every player dead, or a lone survivor under the house rule), `rate`, and
-    `mean_turns` (turns per deal, every player's counted)."""
+    ended with every player dead, or a lone survivor under the house rule) and `rate`."""
     by_deal = frame.groupby("deal")
     went_out = by_deal["outcome"].agg(lambda outcomes: bool((outcomes == "game").any()))
     deals = len(went_out)
     nobody = int((~went_out.astype(bool)).sum())
-    turns = [int(t) for t in by_deal["turns"].sum()]
     return {
         "deals": deals,
         "nobody_out": nobody,
         "rate": _rate(nobody, deals),
-        "mean_turns": _mean(turns),
     }
 
 
