@@ -7,6 +7,8 @@ it is not, 2 on bad input (one line on stderr, no traceback).
 deal and prints it turn by turn, each event with its explanation (or, with `--json`, the deal's
 record). `penang-rummy deal --shows swap,dead.passport,game` finds the first seed whose deal
 shows those rules. `penang-rummy simulate --deals N [...]` plays many deals and prints a summary.
+`penang-rummy puzzles --mine N --seed S --out FILE` mines N puzzles from bot deals, each proved
+by the engine, writes them as JSON and prints how many there are of each kind and rule.
 Bad arguments: one line on stderr and exit 2, never a traceback. Numbers are written in the digits
 0-9; a seed is from 0 to 2**63 - 1 (for `simulate`, small enough that every deal's own seed is
 too); `--jobs` beyond the machine's cores is bounded to them, with one line saying so.
@@ -272,6 +274,52 @@ def _simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- puzzles -------------------------------------------------------------------------------------
+def _puzzle_count(text: str) -> int:
+    from penang_lib.course.mining import MAX_COUNT
+
+    return _at_least(1, MAX_COUNT)(text)
+
+
+def _puzzles(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from penang_lib.course.mining import coverage, mine
+    from penang_lib.course.puzzles import puzzles_to_json
+    from penang_lib.engine.bots import bot_names
+
+    folder = Path(args.out).parent
+    if not folder.is_dir():
+        raise _UsageError(f"cannot write {cut(args.out)}: there is no folder {cut(str(folder))}")
+    bots = bot_names(args.bots, args.players) if args.bots else None
+    start = time.perf_counter()
+    found = mine(args.mine, args.seed, args.players, bots, progress=args.progress)
+    seconds = time.perf_counter() - start
+    command = f"penang-rummy puzzles --mine {args.mine} --seed {args.seed}"
+    if args.players != 4:
+        command += f" --players {args.players}"
+    if args.bots:
+        command += f" --bots {','.join(args.bots)}"
+    try:
+        Path(args.out).write_text(puzzles_to_json(found, note=command), encoding="utf-8")
+    except OSError as error:
+        raise _UsageError(f"cannot write {cut(args.out)}: {error.strerror or error}") from None
+    print(f"{len(found)} puzzles mined from seed {args.seed} in {seconds:.1f} s: {args.out}")
+    print("  by kind: " + ", ".join(f"{kind} {n}" for kind, n in coverage(found).items()))
+    rules: dict[str, int] = {}
+    for puzzle in found:
+        for rule in puzzle.rules:
+            rules[rule] = rules.get(rule, 0) + 1
+    print("  by rule: " + ", ".join(f"{rule} {n}" for rule, n in rules.items()))
+    if len(found) < args.mine:
+        print(
+            f"penang-rummy: only {len(found)} of the {args.mine} puzzles asked for were found; "
+            "try another --seed",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
 class _UsageError(Exception):
     """A bad argument found after parsing: one line on stderr, exit 2."""
 
@@ -391,6 +439,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="show a progress bar on stderr (default: for 200 deals or more)",
     )
     simulate.set_defaults(run=_simulate)
+
+    puzzles = sub.add_parser(
+        "puzzles",
+        help="mine puzzles from bot deals, each proved by the engine, and write them as JSON",
+        description="Let bots play seeded deals and keep the positions with exactly one right "
+        "answer (passport, lay-off, swap, dead.passport, dead, game), each proved by searching "
+        "every legal move. Prints how many puzzles there are of each kind and rule.",
+    )
+    puzzles.add_argument(
+        "--mine", type=_puzzle_count, required=True, metavar="N", help="how many (1 to 1,000)"
+    )
+    puzzles.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        help="seed of the run (default 0): deal i gets seed x 1,000,003 + i",
+    )
+    puzzles.add_argument("--out", required=True, metavar="FILE", help="the JSON file to write")
+    puzzles.add_argument("--players", type=_players, default=4, help="2 to 5 (default 4)")
+    puzzles.add_argument(
+        "--bots",
+        type=_bots,
+        default=None,
+        help="bot names cycled to the seats (default: a cycle of careful, greedy and random mixes)",
+    )
+    puzzles.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="show a progress bar on stderr (default: yes)",
+    )
+    puzzles.set_defaults(run=_puzzles)
 
     serve = sub.add_parser(
         "serve",
