@@ -100,7 +100,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("mypy_extensions",),
     ),
     "penang_lib.engine": (("penang_lib.engine",), ("mypy_extensions",)),
-    "penang_lib.course": (("penang_lib.engine", "penang_lib.course"), ()),
+    # The course: puzzles (mined with a tqdm bar), reviews and progress, on the engine alone.
+    "penang_lib.course": (("penang_lib.engine", "penang_lib.course"), ("tqdm",)),
     "penang_lib.data": (
         ("penang_lib.engine", "penang_lib.data"),
         ("pandas", "numpy", "tqdm", "dask", "distributed"),
@@ -110,8 +111,9 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # patches are read by Voila and are the only place that imports it.
     "penang_lib.site.serve": (("penang_lib.engine", "penang_lib.site.serve"), ()),
     "penang_lib.site.proxy": (("penang_lib.site.proxy",), ()),
+    # The landing page reads the course (the progress settings, the number of puzzles).
     "penang_lib.site": (
-        ("penang_lib.engine", "penang_lib.site"),
+        ("penang_lib.engine", "penang_lib.course", "penang_lib.site"),
         (
             "voila",
             "jupyter_server",
@@ -124,7 +126,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "widgets": (
         ("penang_lib", "widgets"),
-        ("ipywidgets", "traitlets", "IPython", "pandas", "matplotlib", "voila"),
+        ("ipywidgets", "anywidget", "traitlets", "IPython", "pandas", "matplotlib", "voila"),
     ),
 }
 NOT_FOR_WIDGETS = ("penang_lib.site", "penang_lib.cli")

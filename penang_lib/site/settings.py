@@ -12,12 +12,19 @@ import re
 from pathlib import Path
 from typing import Any
 
+from penang_lib.course import progress
+from penang_lib.course.puzzles import shipped_puzzles
 from penang_lib.engine.cards import symbols_html
 from penang_lib.site import patches
 from penang_lib.site.serve import DEFAULT_PORT, RULES_PAGE, catalogue, rule_sheet
 
-EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8"]
-"""The only JupyterLab extensions a lesson uses: the widgets and Voila's widget manager. Others
+EXTENSIONS = [
+    "@jupyter-widgets/jupyterlab-manager",
+    "@voila-dashboards/widgets-manager8",
+    "anywidget",
+]
+"""The only JupyterLab extensions a lesson uses: the widgets, Voila's widget manager, and
+anywidget (the progress line, `widgets.progress`, keeps the learner's progress). Others
 installed beside them (code highlighting, the server proxy's launcher) would only be fetched
 and run by every page for nothing."""
 
@@ -36,13 +43,23 @@ def _extension_scripts(names: list[str]) -> list[str]:
         if name not in found:
             continue
         static = Path(found[name]["ext_path"]) / "static"
+        # A chunk is asked for with its hash as `?v=` by extensions built with JupyterLab's
+        # builder, whose entry script says so; without it by others (anywidget).
+        entries = static.glob("remoteEntry.*.js")
+        versioned = any(".js?v=" in e.read_text(encoding="utf-8") for e in entries)
         for script in sorted(static.glob("*.js")):
             chunk = re.fullmatch(r"[0-9]+\.([0-9a-f]+)\.js", script.name)
-            if chunk:  # a chunk is asked for with its hash as `?v=`
-                paths.append(f"{name}/static/{script.name}?v={chunk.group(1)}")
+            if chunk:
+                query = f"?v={chunk.group(1)}" if versioned else ""
+                paths.append(f"{name}/static/{script.name}{query}")
             elif script.name.startswith("remoteEntry."):
                 paths.append(f"{name}/static/{script.name}")
     return paths
+
+
+def puzzles_total() -> int:
+    """How many puzzles the site ships (the landing page's "puzzles solved: N of TOTAL")."""
+    return len(shipped_puzzles())
 
 
 def configure(c: Any) -> None:
@@ -100,6 +117,9 @@ def configure(c: Any) -> None:
             "lessons": lessons,
             "rule_sheet": rule_sheet(lessons),
             "rules_page": RULES_PAGE,
+            # The learner's progress, read from their browser by the landing page's script.
+            "progress": progress.landing_settings(),
+            "puzzles_total": puzzles_total(),
         },
         **patches.tornado_settings(),
     }

@@ -4,6 +4,7 @@ fetches nothing from outside 127.0.0.1, and passes an accessibility audit (axe-c
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from typing import Any
 
@@ -87,7 +88,11 @@ def test_a_lesson_loads_only_the_extensions_it_uses(site: Server) -> None:
     )
     assert status == 200 and found is not None
     names = {extension["name"] for extension in json.loads(found.group(1))["federated_extensions"]}
-    assert names == {"@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8"}
+    assert names == {
+        "@jupyter-widgets/jupyterlab-manager",
+        "@voila-dashboards/widgets-manager8",
+        "anywidget",
+    }
 
 
 def test_a_lesson_preloads_the_scripts_of_its_extensions(site: Server) -> None:
@@ -100,7 +105,8 @@ def test_a_lesson_preloads_the_scripts_of_its_extensions(site: Server) -> None:
     preloads = re.findall(r'<link rel="preload" href="/([^"]+)" as="script">', body)
     # The entry point of every extension the page loads is among them...
     for extension in json.loads(found.group(1))["federated_extensions"]:
-        assert f"voila/labextensions/{extension['name']}/{extension['load']}" in preloads
+        entry = posixpath.normpath(extension["load"])  # anywidget names it "./static/..."
+        assert f"voila/labextensions/{extension['name']}/{entry}" in preloads
     # ...and every one is a script the site serves, under the name the page will ask for.
     assert len(preloads) > len(set(p.split("/static/")[0] for p in preloads))
     for path in preloads:

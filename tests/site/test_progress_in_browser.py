@@ -1,0 +1,239 @@
+"""The learner's progress in a real browser: kept in its localStorage by the lessons' progress
+line (`widgets.progress`), shown on the landing page (no kernel) by its own script, cleared only
+by "Forget my progress", and stored text edited by hand said and left as it is on both kinds of
+page. Each test starts from a fresh browser context, whose localStorage is empty."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+from penang_lib.course import progress as pg
+from penang_lib.course.progress import KEPT_HERE, STORAGE_KEY
+from penang_lib.site.serve import catalogue
+from penang_lib.site.settings import puzzles_total
+from tests.course.test_progress import BAD_TEXTS, GOOD_TEXTS
+from tests.site.conftest import Visit, lesson_url, open_page
+from tests.site.test_pages import axe_violations, error_outputs
+from tools.site_runner import Server
+from widgets.lessons import lesson_data
+from widgets.quiz import Quiz
+
+SHOTS = Path("/tmp/shots")
+TITLES = {lesson["file"]: lesson["title"] for lesson in catalogue()}
+WAIT_MS = 30_000
+
+
+def stored(page: Page) -> Any:
+    text = page.evaluate(f"() => window.localStorage.getItem({json.dumps(STORAGE_KEY)})")
+    return None if text is None else json.loads(text)
+
+
+def store(page: Page, text: str) -> None:
+    """Put `text` in the site's localStorage, as a learner editing it by hand would."""
+    page.evaluate("([k, t]) => window.localStorage.setItem(k, t)", [STORAGE_KEY, text])
+
+
+def raw(page: Page) -> str | None:
+    text: str | None = page.evaluate(
+        f"() => window.localStorage.getItem({json.dumps(STORAGE_KEY)})"
+    )
+    return text
+
+
+def wait_stored(page: Page, condition: str) -> None:
+    """Wait until the stored progress `p` meets the JavaScript `condition`."""
+    page.wait_for_function(
+        f"""() => {{ const t = window.localStorage.getItem({json.dumps(STORAGE_KEY)});
+                   if (!t) return false; const p = JSON.parse(t); return {condition}; }}""",
+        timeout=WAIT_MS,
+    )
+
+
+def landing(site: Server, context: BrowserContext) -> Visit:
+    return open_page(context, site.url, widgets=False)
+
+
+def mark(page: Page, file: str) -> str:
+    """What the landing page says beside a lesson ("" while hidden)."""
+    found = page.locator(f'.done[data-file="{file}"]')
+    return found.inner_text() if found.is_visible() else ""
+
+
+def answer_right(page: Page, stem: str, question: int) -> None:
+    quiz = Quiz(lesson_data(stem)["quiz"])
+    label = quiz.questions[question].labels[quiz.questions[question].right.index(True)]
+    box = page.locator(".penang-quiz .penang-question").nth(question)
+    box.get_by_role("button", name=label, exact=True).click()
+
+
+def test_a_quiz_answered_in_a_lesson_shows_its_tick_and_score_on_the_landing_page(
+    site: Server, context: BrowserContext
+) -> None:
+    stem, file = "01_deck_and_deal", "01_deck_and_deal.ipynb"
+    lesson = open_page(context, lesson_url(site, file))
+    page = lesson.page
+    line = page.locator(".penang-progress")
+    assert line.inner_text() == KEPT_HERE
+    wait_stored(page, f"p.last === {json.dumps(file)}")
+    answer_right(page, stem, 0)
+    answer_right(page, stem, 1)
+    wait_stored(page, f"p.quizzes[{json.dumps(file)}] && p.quizzes[{json.dumps(file)}].score === 2")
+    assert stored(page)["quizzes"][file] == {"score": 2, "out_of": 4}
+    assert error_outputs(page) == [] and lesson.errors == [] and lesson.outside == []
+    assert axe_violations(page) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    line.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "progress_lesson_1280.png"))
+    page.close()
+
+    home = landing(site, context)
+    page = home.page
+    for _ in range(2):  # as first shown, and after a reload
+        assert mark(page, file) == "✓ Opened, best quiz score 2 of 4"
+        assert page.locator(f'.done[data-file="{file}"] .tick').get_attribute("aria-hidden")
+        assert mark(page, "02_melds.ipynb") == ""
+        resume = page.locator(".progress .continue a")
+        assert resume.inner_text() == f"Continue where you left off: {TITLES[file]}"
+        assert resume.get_attribute("href") == f"/voila/render/{file}"
+        assert page.locator(".progress .nothing").is_hidden()
+        page.reload(wait_until="load")
+    assert home.outside == [] and home.errors == []
+    assert axe_violations(page) == []
+    page.screenshot(path=str(SHOTS / "progress_1280.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload(wait_until="load")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the landing page is {width} px wide on a 390 px screen"
+    assert axe_violations(page) == []
+    page.screenshot(path=str(SHOTS / "progress_390.png"), full_page=True)
+
+
+def good_text() -> str:
+    kept = pg.Kept(
+        lessons=("02_melds.ipynb", "04_lay_offs.ipynb"),
+        quizzes={"04_lay_offs.ipynb": pg.QuizScore(3, 3)},
+        puzzles=("swap-0001", "lay-off-0002"),
+        played=3,
+        won=1,
+        last="04_lay_offs.ipynb",
+    )
+    return pg.write(kept)
+
+
+def test_the_puzzles_and_deals_kept_are_counted_and_forget_clears_everything(
+    site: Server, context: BrowserContext
+) -> None:
+    home = landing(site, context)
+    page = home.page
+    assert page.locator(".progress .nothing").is_visible()
+    assert page.locator(".progress .forget").is_hidden()  # nothing to forget yet
+    store(page, good_text())
+    page.reload(wait_until="load")
+    total = puzzles_total()
+    assert total > 0
+    assert page.locator(".progress .puzzles").inner_text() == f"Puzzles solved: 2 of {total}"
+    assert page.locator(".progress .deals").inner_text() == (
+        "Deals played against the bots: 3, won: 1."
+    )
+    assert mark(page, "04_lay_offs.ipynb") == "✓ Opened, best quiz score 3 of 3"
+    assert mark(page, "02_melds.ipynb") == "✓ Opened"
+    # Forget asks first; "No" keeps it all.
+    page.get_by_role("button", name="Forget my progress").click()
+    assert page.locator(".progress .confirm").is_visible()
+    page.get_by_role("button", name="No, keep it").click()
+    assert raw(page) == good_text() and page.locator(".progress .confirm").is_hidden()
+    page.get_by_role("button", name="Forget my progress").click()
+    page.get_by_role("button", name="Yes, forget it").click()
+    assert raw(page) is None
+    assert "forgotten" in page.locator(".progress .status").inner_text()
+    assert page.locator(".progress .puzzles").inner_text() == f"Puzzles solved: 0 of {total}"
+    assert mark(page, "04_lay_offs.ipynb") == "" and mark(page, "02_melds.ipynb") == ""
+    assert page.locator(".progress .continue").is_hidden()
+    assert page.locator(".progress .deals").is_hidden()
+    assert page.locator(".progress .nothing").is_visible()
+    assert axe_violations(page) == []
+    page.reload(wait_until="load")
+    assert raw(page) is None and mark(page, "04_lay_offs.ipynb") == ""
+    assert home.outside == [] and home.errors == []
+
+
+BAD = json.dumps({**json.loads(pg.write(pg.Kept())), "lessons": "all of them"})
+
+
+def test_progress_edited_by_hand_is_said_on_the_landing_page_and_left_as_it_is(
+    site: Server, context: BrowserContext
+) -> None:
+    home = landing(site, context)
+    page = home.page
+    for text, code in ((BAD, "lessons"), ("{not json", "json"), (good_text()[:-1], "json")):
+        store(page, text)
+        page.reload(wait_until="load")
+        problem = page.locator(".progress .problem")
+        assert problem.inner_text().startswith(pg.unreadable(code)), text
+        assert problem.get_attribute("role") == "alert"
+        assert page.locator(".done:visible").count() == 0
+        assert page.locator(".progress .nothing").is_hidden()
+        assert raw(page) == text  # left as it is
+    assert page.locator(".progress .forget").is_visible()  # the way out
+    assert axe_violations(page) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "progress_unreadable_390.png"))
+    assert home.outside == [] and home.errors == []
+
+
+def test_progress_edited_by_hand_is_said_on_a_lesson_and_nothing_is_written(
+    site: Server, context: BrowserContext
+) -> None:
+    stem, file = "03_turns_and_passport", "03_turns_and_passport.ipynb"
+    home = landing(site, context)
+    store(home.page, BAD)
+    lesson = open_page(context, lesson_url(site, file))
+    page = lesson.page
+    line = page.locator(".penang-progress")
+    line.filter(has_text="does not read").wait_for(timeout=WAIT_MS)
+    assert line.inner_text() == pg.unreadable("lessons")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    line.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "progress_lesson_unreadable_1280.png"))
+    answer_right(page, stem, 0)
+    page.locator(".penang-quiz .penang-score", has_text="1 of 1").wait_for(timeout=WAIT_MS)
+    page.wait_for_timeout(1000)  # a write would have come back by now
+    assert raw(page) == BAD
+    assert line.inner_text() == pg.unreadable("lessons")
+    # Control: once cleared (as Forget does), the next answer writes everything kept meanwhile.
+    page.evaluate(f"() => window.localStorage.removeItem({json.dumps(STORAGE_KEY)})")
+    answer_right(page, stem, 1)
+    wait_stored(page, f"p.quizzes[{json.dumps(file)}] && p.quizzes[{json.dumps(file)}].score === 2")
+    assert stored(page)["lessons"] == [file]
+    line.filter(has_text=KEPT_HERE).wait_for(timeout=WAIT_MS)
+    assert lesson.outside == [] and lesson.errors == []
+    assert axe_violations(page) == []
+
+
+def test_the_landing_page_reads_stored_text_as_the_lessons_do(
+    site: Server, context: BrowserContext
+) -> None:
+    """Its script and `penang_lib.course.progress.read` agree: the same sentence for each text
+    that does not read, and no sentence for each that does."""
+    home = landing(site, context)
+    page = home.page
+    problem = page.locator(".progress .problem")
+    said = []
+    for text, code in BAD_TEXTS:
+        store(page, text)
+        page.reload(wait_until="load")
+        shown = problem.inner_text() if problem.is_visible() else ""
+        said.append((code, shown.startswith(pg.unreadable(code)), shown[:90]))
+        assert raw(page) == text
+    assert [s for s in said if not s[1]] == []
+    for text in GOOD_TEXTS:
+        pg.read(text)
+        store(page, text)
+        page.reload(wait_until="load")
+        assert problem.is_hidden(), (text, problem.inner_text())
+    assert home.errors == []
