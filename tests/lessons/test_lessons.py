@@ -96,9 +96,25 @@ def test_house_rules_are_called_house_rules(file: str) -> None:
             assert "house rule" in text.lower(), f"{file}: a house rule not marked:\n{text}"
 
 
+def is_puzzle_page(file: str) -> bool:
+    """The puzzle page builds a PuzzleBoard: its positions are the shipped puzzle set
+    (data/puzzles.json, each puzzle proved by the engine) and every puzzle is a check of its
+    own, so it has no data file of its own and no quiz."""
+    return any("PuzzleBoard(" in source for source in code(file))
+
+
+QUIZZED = [file for file in FILES if not is_puzzle_page(file)]
+
+
 @pytest.mark.parametrize("file", FILES)
 def test_a_lesson_keeps_its_positions_in_its_data_file_and_ends_with_a_quiz(file: str) -> None:
     stem = Path(file).stem
+    if is_puzzle_page(file):
+        assert [f for f in FILES if is_puzzle_page(f)] == [file], "one puzzle page, no more"
+        assert (LESSONS / "data" / "puzzles.json").is_file(), f"{file}: no puzzles.json"
+        assert not any("Quiz(" in source for source in code(file))
+        assert all(len(source.splitlines()) <= 8 for source in code(file))
+        return
     assert data_path(stem).is_file(), f"{file} has no data file"
     data = lesson_data(stem)
     assert any("Quiz(" in source for source in code(file)), f"{file} has no quiz"
@@ -108,7 +124,7 @@ def test_a_lesson_keeps_its_positions_in_its_data_file_and_ends_with_a_quiz(file
         assert len(source.splitlines()) <= 8, f"{file}: a code cell of more than 8 lines"
 
 
-@pytest.mark.parametrize("file", FILES)
+@pytest.mark.parametrize("file", QUIZZED)
 def test_every_quiz_answer_explains_itself(file: str) -> None:
     """Issue 19, item 14: right or wrong, the feedback says why in a sentence: the author's
     `why`, and for a refused move also the engine's reason."""

@@ -1,0 +1,591 @@
+"""PuzzleBoard without a browser: click its cards and buttons as a learner would, and check what it
+says against the puzzle engine (`judge`, `answer_sentence`): no verdict is written down here.
+
+The puzzles are made from prepared positions (tests/conftest.py `prepared`), each with the
+answers written as moves; the shipped set is tried too, every answer played through the
+buttons."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+import re
+from typing import Any
+
+import pytest
+import traitlets
+from ipywidgets.widgets.widget import _instances as live_widgets
+
+from penang_lib.course.puzzles import (
+    Puzzle,
+    PuzzleError,
+    answer_sentence,
+    find_puzzle,
+    judge,
+    shipped_puzzles,
+)
+from penang_lib.engine.cards import Card, parse_cards
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.moves import (
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    LayOff,
+    MeldMove,
+    Move,
+    Swap,
+    parse_move,
+)
+from penang_lib.engine.record import to_record
+from penang_lib.site.serve import LESSONS, catalogue
+from tests.conftest import prepared
+from widgets import render
+from widgets.base import OOPS
+from widgets.puzzle import NAV_BUTTONS, SEEN, PuzzleBoard, linked_puzzle
+from widgets.shared import is_shown
+
+PAGE = "11_puzzles.ipynb"
+
+
+# -- puzzles made from prepared positions ------------------------------------------------------
+def puzzle(
+    ident: str,
+    deal: Deal,
+    answers: list[str],
+    kind: str = "passport",
+    question: str = "What is the right move now?",
+    difficulty: int = 1,
+) -> Puzzle:
+    """A puzzle at the position of `deal` (all its moves played), its answers as move texts."""
+    moves = tuple(parse_move(a) for a in answers)
+    return Puzzle(
+        id=ident,
+        kind=kind,
+        record=to_record(deal),
+        ply=len(deal.move_stack),
+        seat=deal.turn,
+        question=question,
+        answers=moves,
+        rules=(kind,),
+        difficulty=difficulty,
+        legal=len(deal.legal_moves),
+    )
+
+
+def passport() -> Puzzle:
+    """North's first turn: two runs and a set of nines are melds; the set is the answer."""
+    deal = prepared("5H 6H 7H 8H 9S 9C 9D 2C", "4D 5D 6D KC QC 3S 3S", "AS AD AC 10D JD QD 7C")
+    return puzzle("passport-0001", deal, ["meld 9S 9C 9D"], question="Which meld keeps the run?")
+
+
+def lay_off() -> Puzzle:
+    """North has melded; on the next turn only a lay-off of 8♥ is possible."""
+    deal = prepared(
+        "5H 6H 7H 8H 2C KD",
+        "4D 5D 6D KC QC 3S",
+        moves=["meld 5H 6H 7H", "end_turn", "meld 4D 5D 6D", "end_turn"],
+    )
+    return puzzle("lay-off-0002", deal, ["lay_off 0 8H"], kind="lay-off", difficulty=2)
+
+
+def swap() -> Puzzle:
+    """East's run holds a joker for 7♥; North holds 7♥ and two nines."""
+    deal = prepared(
+        "2S 3S 4S 7H 9S 9C KD",
+        "5H 6H JK 10C 10D QC",
+        moves=["meld 2S 3S 4S", "end_turn", "meld 5H 6H JK@7H", "end_turn"],
+    )
+    return puzzle("swap-0003", deal, ["swap 1 7H"], kind="swap", difficulty=3)
+
+
+def joker() -> Puzzle:
+    """North's passport: 5♥ 6♥ and a joker, which may stand for 4♥ or 7♥."""
+    deal = prepared("5H 6H JK 2C KD", "4D 5D 6D KC QC 3S")
+    return puzzle("joker-0004", deal, ["meld 5H 6H JK@7H", "meld 5H 6H JK@4H"], difficulty=4)
+
+
+def dead() -> Puzzle:
+    """North melded, then holds cards that go nowhere: Dead is due."""
+    deal = prepared(
+        "5S 6S 7S 9H 2D KH",
+        "7D 8D 9D 3C KD 2C",
+        moves=["meld 5S 6S 7S", "end_turn", "meld 7D 8D 9D", "end_turn"],
+    )
+    return puzzle("dead-0005", deal, ["dead"], kind="dead", difficulty=5)
+
+
+def made() -> list[Puzzle]:
+    return [passport(), lay_off(), swap(), joker(), dead()]
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def card(text: str) -> Card:
+    return parse_cards(text)[0]
+
+
+def words(value: str) -> str:
+    """An HTML value as the words a learner reads."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+
+
+def said(board: PuzzleBoard) -> str:
+    """What the message panel says (its HTML)."""
+    return str(board.message.value)
+
+
+def verdict_html(p: Puzzle, move: Move) -> str:
+    verdict = judge(p, move)
+    return render.sentence_html(verdict.rule, verdict.sentence, ok=verdict.right)
+
+
+def click(board: PuzzleBoard, symbol: str) -> None:
+    """Click the first visible, unpressed toggle showing `symbol`, as a learner would."""
+    toggle = next(
+        t
+        for t in board.hand_panel.toggles
+        if is_shown(t) and t.description == symbol and not t.value
+    )
+    toggle.value = True
+
+
+def state_text(board: PuzzleBoard) -> str:
+    """Every synced trait of every widget of the board's tree, as one text."""
+    return json.dumps([w.get_state() for w in board.walk()], default=str, ensure_ascii=False)
+
+
+def hidden_cards(deal: Deal, seat: int) -> set[Card]:
+    """The cards of the other hands that are in no copy in the learner's hand or on the table."""
+    public = {c.plain for meld in deal.table for c in meld.cards} | set(deal.hand(seat))
+    # A joker on the table shows the card it stands for (JK@2D): that card is named in public.
+    public |= {
+        Card(c.as_rank, c.as_suit)
+        for meld in deal.table
+        for c in meld.cards
+        if c.is_joker and c.as_rank is not None and c.as_suit is not None
+    }
+    return {
+        card
+        for p in range(deal.players)
+        if p != seat
+        for card in deal.hand(p)
+        if not card.is_joker and card not in public
+    }
+
+
+def named_cards(sentence: str) -> set[Card]:
+    """The cards a sentence names by their symbols (e.g. "Only 9♦ can extend it")."""
+    return {parse_cards(token)[0] for token in re.findall(r"(?:10|[2-9AJQK])[♠♥♦♣]", sentence)}
+
+
+def leaks(board: PuzzleBoard, cards: set[Card]) -> list[str]:
+    """Which of `cards` the widgets' state holds: as symbol, notation or name."""
+    state = state_text(board)
+    found = []
+    for card in cards:
+        notation = re.compile(rf"(?<![A-Za-z0-9@]){re.escape(str(card))}(?![A-Za-z0-9])")
+        if card.symbol in state or card.name in state or notation.search(state):
+            found.append(str(card))
+    return sorted(found)
+
+
+def play(board: PuzzleBoard, move: Move) -> None:
+    """Play `move` through the board's controls as a learner would: select its cards, choose its
+    meld on the table, press its button, and pick the joker's reading when one is asked."""
+    buttons = {
+        "meld": "Meld",
+        "lay_off": "Lay off",
+        "swap": "Swap",
+        "end_turn": "End turn",
+        "dead": "Declare Dead",
+        "game": "Call Game",
+    }
+    if isinstance(move, MeldMove):
+        board.select(" ".join(str(c.plain) for c in move.cards))
+    elif isinstance(move, LayOff | Swap):
+        board.select(str(move.card.plain))
+        board.action_bar.target.value = move.target
+    board.buttons[buttons[move.type]].click()
+    if is_shown(board.action_bar.chooser):
+        # The engine asked which card the joker stands for: pick the reading of `move`.
+        options = board.action_bar.readings.options
+        board.action_bar.readings.value = next(
+            i for _, i in options if board.action_bar._choices[i] == move
+        )
+        board.buttons["Use this reading"].click()
+
+
+# -- a right move, a refusal, a legal wrong move -------------------------------------------------
+def test_a_right_move_says_why_and_counts_as_solved() -> None:
+    p = passport()
+    board = PuzzleBoard([p, lay_off()])
+    seen: list[Any] = []
+    board.observe(lambda change: seen.append(change["new"]), names="solved")
+    for symbol in ("9♠", "9♣", "9♦"):
+        click(board, symbol)
+    board.buttons["Meld"].click()
+    answer = MeldMove.of("9S 9C 9D")
+    assert judge(p, answer).right
+    assert verdict_html(p, answer) in said(board)
+    assert "penang-ok" in board.message._dom_classes
+    assert board.solved == [p.id] and seen == [[p.id]]
+    assert "solved 1" in words(board.heading.value)
+    # Solved: the moves wait for the next puzzle, and the position is unchanged.
+    assert all(board.buttons[n].disabled for n in ("Meld", "Lay off", "End turn"))
+    assert board._deal == p.position()
+
+
+def test_an_illegal_try_shows_the_engines_refusal_and_changes_nothing() -> None:
+    p = passport()
+    board = PuzzleBoard([p])
+    board.select("5H 6H 9S")
+    board.buttons["Meld"].click()
+    move = MeldMove.of("5H 6H 9S")
+    verdict = judge(p, move)
+    assert not verdict.legal and not verdict.right
+    refusal = p.position().explain_illegal(move, p.seat)
+    assert refusal is not None and verdict.rule == refusal.rule
+    assert verdict_html(p, move) in said(board)
+    assert "penang-no" in board.message._dom_classes
+    assert board.selected() == [] and "Your selection was cleared." in words(said(board))
+    assert board.solved == [] and is_shown(board.buttons["Show answer"])
+    assert board._deal == p.position() and board.puzzle == p
+
+
+def test_a_legal_move_that_is_not_the_answer_says_why_not() -> None:
+    p = passport()
+    board = PuzzleBoard([p])
+    board.select("5H 6H 7H")
+    board.buttons["Meld"].click()
+    move = MeldMove.of("5H 6H 7H")
+    verdict = judge(p, move)
+    assert verdict.legal and not verdict.right
+    assert verdict_html(p, move) in said(board)
+    assert board.solved == [] and is_shown(board.buttons["Show answer"])
+    # Another try may still be right.
+    board.select("9S 9C 9D")
+    board.buttons["Meld"].click()
+    assert board.solved == [p.id]
+
+
+def test_one_card_moves_need_one_card_and_say_so() -> None:
+    p = lay_off()
+    board = PuzzleBoard([p])
+    board.select("8H 2C")
+    board.buttons["Lay off"].click()
+    assert "Select exactly one card of your hand to lay off (you selected 2)" in words(said(board))
+    assert board.solved == []
+
+
+def test_a_lay_off_is_played_on_the_meld_chosen_on_the_table() -> None:
+    p = lay_off()
+    board = PuzzleBoard([p])
+    labels = [label for label, _ in board.action_bar.target.options]
+    assert len(labels) == 2 and "5♥ 6♥ 7♥" in labels[0]
+    board.select("8H")
+    board.action_bar.target.value = 1  # East's diamonds: the rules refuse 8♥ there
+    board.buttons["Lay off"].click()
+    assert verdict_html(p, LayOff(1, card("8H"))) in said(board)
+    assert not judge(p, LayOff(1, card("8H"))).legal and board.solved == []
+    board.select("8H")
+    board.action_bar.target.value = 0
+    board.buttons["Lay off"].click()
+    assert verdict_html(p, LayOff(0, card("8H"))) in said(board) and board.solved == [p.id]
+
+
+def test_a_swap_is_judged() -> None:
+    p = swap()
+    board = PuzzleBoard([p])
+    play(board, Swap(1, card("7H")))
+    assert verdict_html(p, Swap(1, card("7H"))) in said(board) and board.solved == [p.id]
+
+
+def test_dead_and_game_are_always_offered_and_judged() -> None:
+    """Which move is right is the question itself: Declare Dead and Call Game never give it away
+    by appearing only when they are due."""
+    board = PuzzleBoard([passport(), dead()])
+    for name in ("Declare Dead", "Call Game", "End turn"):
+        assert is_shown(board.buttons[name]), name
+    assert not is_shown(board.action_bar.buttons["Hint"]) and "Hint" not in board.buttons
+    board.buttons["Declare Dead"].click()
+    assert verdict_html(passport(), DeclareDead()) in said(board)
+    board.buttons["Call Game"].click()
+    assert verdict_html(passport(), DeclareGame()) in said(board)
+    board.buttons["Next puzzle"].click()
+    assert board.puzzle_id == "dead-0005"
+    assert is_shown(board.buttons["Declare Dead"]) and is_shown(board.buttons["Call Game"])
+    board.buttons["End turn"].click()
+    assert verdict_html(dead(), EndTurn()) in said(board) and board.solved == []
+    board.buttons["Declare Dead"].click()
+    assert verdict_html(dead(), DeclareDead()) in said(board)
+    assert board.solved == ["dead-0005"]
+
+
+def test_a_joker_with_two_readings_is_asked_which_card_it_stands_for() -> None:
+    p = joker()
+    board = PuzzleBoard([p])
+    board.select("5H 6H JK")
+    board.buttons["Meld"].click()
+    refusal = p.position().explain_illegal(MeldMove.of("5H 6H JK"), p.seat)
+    assert refusal is not None and len(refusal.options) == 2
+    assert render.sentence_html(refusal.rule, refusal.reason, ok=False) in said(board)
+    assert is_shown(board.action_bar.chooser) and board.solved == []
+    labels = [label for label, _ in board.action_bar.readings.options]
+    assert labels == [render.plain(m.label().removeprefix("meld ")) for m in refusal.options]
+    board.buttons["Use this reading"].click()
+    chosen = refusal.options[0]
+    assert verdict_html(p, chosen) in said(board) and board.solved == [p.id]
+    assert not is_shown(board.action_bar.chooser)
+
+
+# -- Show answer -------------------------------------------------------------------------------
+def test_show_answer_comes_after_a_wrong_try_and_selects_the_answers_cards() -> None:
+    p = lay_off()
+    board = PuzzleBoard([p])
+    assert not is_shown(board.buttons["Show answer"])
+    board.buttons["End turn"].click()
+    assert not judge(p, EndTurn()).right
+    assert is_shown(board.buttons["Show answer"])
+    board.buttons["Show answer"].click()
+    assert render.symbols(answer_sentence(p)) in said(board)
+    assert board.selected() == [card("8H")] and board.action_bar.target.value == 0
+    assert "press Lay off" in words(said(board))
+    # Its button plays it: right, but not counted as solved.
+    board.buttons["Lay off"].click()
+    assert verdict_html(p, LayOff(0, card("8H"))) in said(board)
+    assert SEEN in words(said(board)) and board.solved == []
+
+
+def test_show_answer_on_a_meld_selects_every_card_of_it() -> None:
+    p = passport()
+    board = PuzzleBoard([p])
+    board.buttons["End turn"].click()
+    board.buttons["Show answer"].click()
+    assert sorted(board.selected(), key=Card.sort_key) == sorted(
+        MeldMove.of("9S 9C 9D").cards, key=Card.sort_key
+    )
+
+
+# -- stepping through the set, the traits -------------------------------------------------------
+def test_next_and_previous_step_through_the_set_in_its_order() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles)
+    seen: list[tuple[str, str]] = []
+    board.observe(lambda c: seen.append((c["old"], c["new"])), names="puzzle_id")
+    assert board.puzzle_id == puzzles[0].id and board.buttons["Previous"].disabled
+    line = words(board.heading.value)
+    assert f"Puzzle 1 of {len(puzzles)} · difficulty {puzzles[0].difficulty} · solved 0" in line
+    for k in range(1, len(puzzles)):
+        board.buttons["Next puzzle"].click()
+        assert board.puzzle_id == puzzles[k].id
+        assert f"Puzzle {k + 1} of {len(puzzles)}" in words(board.heading.value)
+        assert words(render.symbols(puzzles[k].question)) in words(board.question.value)
+    assert board.buttons["Next puzzle"].disabled
+    board.buttons["Next puzzle"].click()  # at the end: nothing moves
+    assert board.puzzle_id == puzzles[-1].id
+    board.buttons["Previous"].click()
+    assert board.puzzle_id == puzzles[-2].id
+    ids = [p.id for p in puzzles]
+    assert seen == [*itertools.pairwise(ids), (ids[-1], ids[-2])]
+
+
+def test_a_puzzle_shown_again_starts_afresh() -> None:
+    board = PuzzleBoard([passport(), lay_off()])
+    board.select("5H 6H 9S")
+    board.buttons["Meld"].click()
+    board.buttons["Next puzzle"].click()
+    board.buttons["Previous"].click()
+    assert board.selected() == [] and not is_shown(board.buttons["Show answer"])
+    assert not board.buttons["Meld"].disabled
+    shown = [t.description for t in board.hand_panel.toggles if is_shown(t)]
+    assert shown == [c.symbol for c in passport().position().hand(0)]
+
+
+def test_setting_puzzle_id_shows_that_puzzle_and_a_bad_one_is_refused() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles)
+    board.puzzle_id = "swap-0003"
+    assert board.puzzle == puzzles[2]
+    assert "Puzzle 3 of 5" in words(board.heading.value)
+    position = puzzles[2].position()
+    assert [label for label, _ in board.action_bar.target.options] == [
+        render.plain(f"{i}: {position.names[position.owners[i]]} · {m.symbols}")
+        for i, m in enumerate(position.table)
+    ]
+    with pytest.raises(PuzzleError) as expected:
+        find_puzzle(puzzles, "no-such-puzzle")
+    with pytest.raises(traitlets.TraitError) as refused:
+        board.puzzle_id = "no-such-puzzle"
+    assert str(expected.value) in str(refused.value)
+    assert board.puzzle_id == "swap-0003"
+
+
+def test_solved_lists_each_puzzle_once_in_the_order_solved() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles)
+    changes: list[Any] = []
+    board.observe(lambda c: changes.append((c["old"], c["new"])), names="solved")
+    board.puzzle_id = "lay-off-0002"
+    play(board, LayOff(0, card("8H")))
+    board.puzzle_id = "passport-0001"
+    play(board, MeldMove.of("9S 9C 9D"))
+    board.puzzle_id = "lay-off-0002"
+    play(board, LayOff(0, card("8H")))  # again: right, but already listed
+    assert verdict_html(lay_off(), LayOff(0, card("8H"))) in said(board)
+    assert board.solved == ["lay-off-0002", "passport-0001"]
+    assert changes == [
+        ([], ["lay-off-0002"]),
+        (["lay-off-0002"], ["lay-off-0002", "passport-0001"]),
+    ]
+    assert "solved 2" in words(board.heading.value)
+
+
+# -- links --------------------------------------------------------------------------------------
+def test_a_link_opens_its_puzzle() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles, start=linked_puzzle("?puzzle=swap-0003&other=1"))
+    assert board.puzzle_id == "swap-0003" and "There is no puzzle" not in said(board)
+
+
+def test_a_bad_link_says_so_in_one_sentence_and_shows_the_first_puzzle() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles, start=linked_puzzle("puzzle=lay-off-9999"))
+    with pytest.raises(PuzzleError) as expected:
+        find_puzzle(puzzles, "lay-off-9999")
+    assert str(expected.value).startswith("There is no puzzle")
+    assert html.escape(str(expected.value)) in said(board)
+    assert board.puzzle_id == puzzles[0].id and board.solved == []
+    # The note goes once the learner moves on.
+    board.buttons["Next puzzle"].click()
+    assert "There is no puzzle" not in said(board)
+
+
+def test_linked_puzzle_reads_the_page_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert linked_puzzle("") is None and linked_puzzle("seed=5") is None
+    assert linked_puzzle("puzzle=a&puzzle=b") == "a" and linked_puzzle("puzzle=") == ""
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    monkeypatch.setenv("QUERY_STRING", "puzzle=dead-0005")
+    assert linked_puzzle() == "dead-0005"
+    with pytest.raises(TypeError):
+        linked_puzzle(5)  # type: ignore[arg-type]
+
+
+# -- hidden hands, failures, arguments ------------------------------------------------------------
+def test_no_widget_holds_a_card_of_another_hand() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles)
+    for p in puzzles:
+        board.puzzle_id = p.id
+        position = p.position()
+        hidden = hidden_cards(position, p.seat)
+        assert hidden, p.id
+        assert leaks(board, hidden) == [], p.id
+        board.buttons["End turn"].click()
+        board.buttons["Show answer"].click()
+        assert leaks(board, hidden) == [], p.id
+        play(board, p.answers[0])
+        assert leaks(board, hidden) == [], p.id
+
+
+def test_the_leak_check_can_fail() -> None:
+    p = passport()
+    board = PuzzleBoard([p])
+    board.message.value = "A♦"
+    assert leaks(board, hidden_cards(p.position(), p.seat)) == ["AD"]
+
+
+def test_a_callback_failure_shows_oops(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = PuzzleBoard([passport()])
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("widgets.puzzle.judge", broken)
+    board.buttons["End turn"].click()
+    assert html.escape(OOPS) in board._trouble.value and is_shown(board._trouble)
+
+
+def test_bad_arguments_are_refused_in_a_sentence() -> None:
+    with pytest.raises(TypeError, match="Puzzle"):
+        PuzzleBoard("passport-0001")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Puzzle"):
+        PuzzleBoard([passport(), "x"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="at least one"):
+        PuzzleBoard([])
+    with pytest.raises(ValueError, match="twice"):
+        PuzzleBoard([passport(), passport()])
+
+
+def test_the_tree_is_built_once() -> None:
+    board = PuzzleBoard(made())
+    ids = [w.model_id for w in board.walk()]
+    for _ in range(4):
+        board.buttons["Next puzzle"].click()
+    board.buttons["End turn"].click()
+    assert [w.model_id for w in board.walk()] == ids
+    assert {b.description for b in board.buttons.values()} >= set(NAV_BUTTONS)
+
+
+# -- the shipped set and its page -----------------------------------------------------------------
+SHIPPED = shipped_puzzles() if (LESSONS / "data" / "puzzles.json").is_file() else []
+
+
+def test_the_page_has_puzzles_to_show() -> None:
+    assert SHIPPED, "notebooks/lessons/data/puzzles.json holds no puzzle"
+    board = PuzzleBoard(SHIPPED)
+    assert f"Puzzle 1 of {len(SHIPPED)}" in words(board.heading.value)
+
+
+@pytest.mark.parametrize("index", range(len(SHIPPED)), ids=[p.id for p in SHIPPED])
+def test_every_shipped_answer_can_be_played_with_the_buttons(index: int) -> None:
+    p = SHIPPED[index]
+    board = PuzzleBoard(SHIPPED, start=p.id)
+    hidden = hidden_cards(p.position(), p.seat)
+    assert leaks(board, hidden) == []
+    for answer in p.answers:
+        board.puzzle_id = SHIPPED[index - 1].id if index else SHIPPED[-1].id
+        board.puzzle_id = p.id
+        play(board, answer)
+        assert verdict_html(p, answer) in said(board), answer
+        assert "penang-ok" in board.message._dom_classes
+        # The engine's verdict may name a card that the rules would accept ("Only 9♦ can
+        # extend it"): a fact of the rules, wherever that card lies. Nothing else is shown.
+        assert leaks(board, hidden - named_cards(judge(p, answer).sentence)) == []
+    assert board.solved == [p.id]
+
+
+def test_the_page_teaches_what_the_shipped_puzzles_ask() -> None:
+    page = next(lesson for lesson in catalogue() if lesson["file"] == PAGE)
+    asked = {rule for p in SHIPPED for rule in p.rules}
+    assert asked <= set(page["rules"]), sorted(asked - set(page["rules"]))
+    notebook = json.loads((LESSONS / PAGE).read_text(encoding="utf-8"))
+    code = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert len(code) == 1 and "PuzzleBoard(shipped_puzzles()" in code[0]
+
+
+def test_solved_set_from_outside_keeps_each_id_once_and_counts_this_sets_own() -> None:
+    """A page that restores what was solved before (progress tracking) may set `solved`."""
+    board = PuzzleBoard(made())
+    board.solved = ["swap-0003", "swap-0003", "from-another-set", "passport-0001"]
+    assert board.solved == ["swap-0003", "from-another-set", "passport-0001"]
+    line = words(board.heading.value)
+    assert "solved 2 (this one too)" in line  # the first puzzle, passport-0001, is one of them
+    board.buttons["Next puzzle"].click()
+    assert words(board.heading.value).endswith("solved 2")
+
+
+def test_no_widget_the_board_made_holds_a_card_of_another_hand() -> None:
+    """Every widget the board made is sent to the browser, shown or not (the counts of the
+    board's `scores`, say): none of them holds a hidden card either."""
+    before = set(live_widgets)
+    puzzles = made()
+    board = PuzzleBoard(puzzles)
+    mine = [live_widgets[k] for k in set(live_widgets) - before]
+    assert len(mine) > len(board.walk()) // 2
+    for p in puzzles:
+        board.puzzle_id = p.id
+        board.buttons["Show answer"].click()
+        play(board, p.answers[0])
+        state = json.dumps([w.get_state() for w in mine], default=str, ensure_ascii=False)
+        for card in hidden_cards(p.position(), p.seat):
+            assert card.symbol not in state and card.name not in state, (p.id, str(card))

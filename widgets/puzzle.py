@@ -1,0 +1,468 @@
+"""`PuzzleBoard`: one position of a deal at a time, and one question: what is the right move now?
+
+A puzzle (`penang_lib.course.puzzles.Puzzle`) is a moment of a deal seen from the seat to move.
+The board shows that position as a play table does: the melds on the table, the learner's hand as
+card toggles and the other hands face down, drawn from their sizes alone. The learner selects
+cards, chooses a meld on the table when the move needs one, and presses a move button. The move
+is never played: the engine judges it (`judge`) and its sentence is the feedback, right or wrong
+and why. A try the rules refuse says the rule it breaks; a legal move that is not an answer says
+why it is not the one. A plain joker that could stand for more than one card is refused by the
+engine with its readings, and the learner picks one, as at the play table.
+
+After a wrong try, Show answer says the answer in a sentence (`answer_sentence`) and selects its
+cards (and its meld on the table); its button with that selection plays it. A puzzle solved after
+its answer was shown is not counted as solved.
+
+Previous and Next puzzle step through the set in the order given (the shipped set comes sorted
+by difficulty). A line above says where the learner is: "Puzzle 4 of 62 · difficulty 2 ·
+solved 3".
+
+Traits (not synced to the browser; `.observe` and `ipywidgets.link` work on them): `puzzle_id`,
+the id of the puzzle shown (set it to show another; an unknown id is refused with the engine's
+sentence), and `solved`, the ids solved on this page, in the order solved, each once.
+
+Hidden hands: no widget of the tree holds a card of another hand (they are drawn face down from
+their sizes, as `PlayTable` draws them). A puzzle's record stays in Python.
+
+A page links to a puzzle with `11_puzzles.ipynb?puzzle=<id>`: `linked_puzzle` reads the id, and
+`start` opens it; an id that names no puzzle is said in one sentence and the first puzzle shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import parse_qsl
+
+import ipywidgets as widgets
+import traitlets
+
+from penang_lib.course.puzzles import (
+    Judgement,
+    Puzzle,
+    PuzzleError,
+    answer_sentence,
+    find_puzzle,
+    judge,
+)
+from penang_lib.data import tables
+from penang_lib.engine.cards import Card, read_cards
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.explain import seat_status, turn_status
+from penang_lib.engine.moves import (
+    DeclareDead,
+    DeclareGame,
+    EndTurn,
+    IllegalMove,
+    LayOff,
+    MeldMove,
+    Move,
+    Swap,
+)
+from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
+from widgets import render
+from widgets.base import KitWidget, guarded
+from widgets.links import MAX_QUERY, query_string
+from widgets.play import CLEARED
+from widgets.play_parts import HINT_BUTTONS, WIDE, WRAP, ActionBar, Board, HandPanel, HintMemory
+from widgets.shared import is_shown, part, show
+
+__all__ = ["NAV_BUTTONS", "PuzzleBoard", "linked_puzzle"]
+
+MOVE_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game")
+"""The move buttons of a puzzle (the play table's, without its Hint)."""
+
+NAV_BUTTONS = ("Previous", "Show answer", "Next puzzle")
+"""The buttons that step through the set and show an answer."""
+
+NAV_TOOLTIPS = {
+    "Previous": "Go back to the puzzle before this one",
+    "Show answer": "Say the right move and select its cards",
+    "Next puzzle": "Go on to the next puzzle of the set",
+}
+
+ASK = (
+    "Select cards of your hand (and a meld in 'Meld on table' to lay off or swap), then press "
+    "the button of your move."
+)
+"""What the message says while a puzzle waits for a try."""
+
+SEEN = "You saw the answer first, so this one does not count as solved."
+"""Said after a right move played once the answer was shown."""
+
+SOLVED = "Solved. Press Next puzzle for another."
+
+LOG_LABEL = "The moves that led to this position, the latest first:"
+
+
+def linked_puzzle(query: str | None = None) -> str | None:
+    """The puzzle id a page's query string asks for (`puzzle=lay-off-0012`), or None when it
+    asks for none (`query` None: this page's own, read from Voila). Other settings in the query
+    are no concern of the puzzle page."""
+    if query is None:
+        query = query_string()
+    if not isinstance(query, str):
+        raise ArgumentTypeError(
+            f"a link's query should be text such as 'puzzle=...', not {shown(query)}"
+        )
+    for key, value in parse_qsl(query[:MAX_QUERY].lstrip("?"), keep_blank_values=True):
+        if key == "puzzle":
+            return value
+    return None
+
+
+def _p(text: str) -> str:
+    """A paragraph of text, escaped, with its jokers drawn."""
+    return f"<p>{render.symbols(text)}</p>"
+
+
+def _button(name: str) -> widgets.Button:
+    return part(
+        widgets.Button,
+        description=name,
+        tooltip=NAV_TOOLTIPS[name],
+        button_style="primary" if name == "Next puzzle" else "",
+        layout={"width": "auto"},
+    )
+
+
+def _checked_puzzles(puzzles: object) -> tuple[Puzzle, ...]:
+    if isinstance(puzzles, str | bytes) or not isinstance(puzzles, Sequence):
+        raise ArgumentTypeError(f"puzzles should be a list of Puzzle values, not {shown(puzzles)}")
+    found = tuple(puzzles)
+    if not found:
+        raise ValueError("a puzzle board needs at least one puzzle")
+    bad = next((p for p in found if not isinstance(p, Puzzle)), None)
+    if bad is not None:
+        raise ArgumentTypeError(f"puzzles should be Puzzle values, not {shown(bad)}")
+    ids = [p.id for p in found]
+    twice = next((i for i in ids if ids.count(i) > 1), None)
+    if twice is not None:
+        raise ValueError(f"the puzzle {twice!r} is in the set twice: each id names one puzzle")
+    return found
+
+
+class PuzzleBoard(KitWidget):
+    """The learner answers the puzzles of `puzzles`, one at a time, in the order given.
+
+    `start` is the id of the puzzle shown first (from a link, see `linked_puzzle`); None shows
+    the first one, and an id of no puzzle is said in one sentence and the first one shown.
+
+    Traits: `puzzle_id` (the puzzle shown; set it to show another) and `solved` (the ids solved
+    on this page, in order, no repeats). Parts, as at the play table: `hand_panel`,
+    `action_bar`, `board`, plus `heading` (the "Puzzle 4 of 62" line), `question`, `message`,
+    and `buttons` (every button by its description).
+    """
+
+    puzzle_id = traitlets.Unicode("")
+    solved = traitlets.List(traitlets.Unicode())
+
+    def __init__(
+        self, puzzles: Sequence[Puzzle], start: str | None = None, four_colour: bool = False
+    ) -> None:
+        super().__init__(four_colour)
+        self.puzzles = _checked_puzzles(puzzles)
+        self._place = {p.id: i for i, p in enumerate(self.puzzles)}
+        note = ""
+        first = self.puzzles[0]
+        if start is not None:
+            start = require_text(start, "start")
+            try:
+                first = find_puzzle(self.puzzles, start)
+            except PuzzleError as error:
+                note = f"{error} The first puzzle is shown instead."
+        self._deal: Deal = first.position()
+        """The position of the puzzle shown (a fresh copy: the learner's tries never change it)."""
+        self._live = False
+        """False until the board is built: then a new puzzle is shown as it is set."""
+        self._answer_seen = False
+        self._hint = HintMemory()
+        """The answer once shown, so that its button with its selection plays it exactly."""
+        self.hand_panel = HandPanel(len(self._deal.hand(first.seat)))
+        self.action_bar = ActionBar()
+        self.board = Board()
+        show(self.action_bar.buttons["Hint"], False)  # the answer is what the learner looks for
+        # Always on screen here, Call Game goes without the kit's green: white on that green is
+        # too faint to read (axe-core reports its colour contrast).
+        self.action_bar.buttons["Call Game"].button_style = ""
+        self.heading = part(widgets.HTML, "", layout=WIDE)
+        self.heading.add_class("penang-puzzle-head")
+        self.question = part(widgets.HTML, "", layout=WIDE)
+        self.question.add_class("penang-explain")
+        self.message = part(widgets.HTML, "", layout=WIDE)
+        self.message.add_class("penang-message")
+        nav = {name: _button(name) for name in NAV_BUTTONS}
+        moves = {k: b for k, b in self.action_bar.buttons.items() if k != "Hint"}
+        self.buttons: dict[str, widgets.Button] = {**moves, **nav}
+        self._listen()
+        nav_row = part(widgets.HBox, list(nav.values()), layout=WRAP)
+        log_label = part(widgets.HTML, f'<p class="penang-summary">{LOG_LABEL}</p>')
+        self._finish(
+            [
+                self.heading,
+                self.question,
+                self.board.status,
+                self.board.table_view,
+                self.hand_panel.box,
+                self.action_bar.box,
+                self.message,
+                nav_row,
+                self.board.hands,
+                log_label,
+                self.board.log,
+            ],
+            "penang-puzzle",
+        )
+        self._note = note
+        self.puzzle_id = first.id
+        self._live = True
+        self._show_puzzle()
+
+    # -- what is shown ----------------------------------------------------------------------------
+    @property
+    def puzzle(self) -> Puzzle:
+        """The puzzle shown."""
+        return self.puzzles[self._place[self.puzzle_id]]
+
+    def select(self, text: str) -> None:
+        """Select exactly the toggles of the given cards (e.g. "5H 6H JK"), as a learner's clicks
+        would; a card not in the hand raises ValueError."""
+        cards = [c.plain for c in read_cards(text, "select")]
+        missing = self.hand_panel.mark(cards)
+        if missing is not None:
+            self.hand_panel.mark([])
+            raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
+
+    def selected(self) -> list[Card]:
+        """The cards of the selected toggles, in display order."""
+        return self.hand_panel.selected()
+
+    # -- the traits -------------------------------------------------------------------------------
+    @traitlets.validate("puzzle_id")
+    def _valid_id(self, proposal: Any) -> str:
+        value = proposal["value"]
+        try:
+            return find_puzzle(self.puzzles, value).id
+        except PuzzleError as error:
+            raise traitlets.TraitError(str(error)) from None
+
+    @traitlets.observe("puzzle_id")
+    def _on_puzzle(self, _change: Any) -> None:
+        if self._live:
+            self._show_puzzle()
+
+    @traitlets.validate("solved")
+    def _valid_solved(self, proposal: Any) -> list[str]:
+        return list(dict.fromkeys(proposal["value"]))  # each id once, in the order first solved
+
+    @traitlets.observe("solved")
+    def _on_solved(self, _change: Any) -> None:
+        if self._live:
+            self._show_heading()
+
+    def _listen(self) -> None:
+        handlers = {
+            "Meld": self._on_meld,
+            "Lay off": self._on_lay_off,
+            "Swap": self._on_swap,
+            "End turn": lambda _b: self._on_move(EndTurn()),
+            "Declare Dead": lambda _b: self._on_move(DeclareDead()),
+            "Call Game": lambda _b: self._on_move(DeclareGame()),
+            "Use this reading": self._on_reading,
+            "Previous": lambda _b: self._on_step(-1),
+            "Next puzzle": lambda _b: self._on_step(1),
+            "Show answer": self._on_answer,
+        }
+        for name, handler in handlers.items():
+            self.buttons[name].on_click(handler)
+
+    # -- callbacks --------------------------------------------------------------------------------
+    @guarded
+    def _on_meld(self, _button: Any = None) -> None:
+        move = self._answered("Meld") or MeldMove(tuple(self.selected()))
+        refusal = self._deal.explain_illegal(move, self.puzzle.seat)
+        if refusal is not None and refusal.options:
+            # The engine lists the readings of a plain joker: the learner picks one.
+            readings = [(render.plain(m.label().removeprefix("meld ")), m) for m in refusal.options]
+            self._offer(readings, refusal)
+            return
+        self._try(move)
+
+    @guarded
+    def _on_lay_off(self, _button: Any = None) -> None:
+        move = self._answered("Lay off")
+        if move is None:
+            card = self._one_card("lay off")
+            if card is None:
+                return
+            move = LayOff(self._target(), card)
+        refusal = self._deal.explain_illegal(move, self.puzzle.seat)
+        if refusal is not None and refusal.options:
+            # The engine lists where the joker may stand: the learner picks one end.
+            options = []
+            for option in refusal.options:
+                assert isinstance(option, LayOff)
+                making = self._deal.table[option.target].lay_off_results(option.card)[0]
+                options.append(
+                    (render.plain(f"{option.card.symbol} (making {making.symbols})"), option)
+                )
+            self._offer(options, refusal)
+            return
+        self._try(move)
+
+    @guarded
+    def _on_swap(self, _button: Any = None) -> None:
+        move = self._answered("Swap")
+        if move is None:
+            card = self._one_card("swap")
+            if card is None:
+                return
+            move = Swap(self._target(), card)
+        self._try(move)
+
+    @guarded
+    def _on_move(self, move: Move) -> None:
+        self._try(move)
+
+    @guarded
+    def _on_reading(self, _button: Any = None) -> None:
+        move = self.action_bar.chosen()
+        if move is None:
+            self._say(_p("Choose a reading first, then click Use this reading."))
+            return
+        self._try(move)
+
+    @guarded
+    def _on_step(self, by: int) -> None:
+        place = self._place[self.puzzle_id] + by
+        if 0 <= place < len(self.puzzles):
+            self.puzzle_id = self.puzzles[place].id
+
+    @guarded
+    def _on_answer(self, _button: Any = None) -> None:
+        puzzle = self.puzzle
+        answer = puzzle.answers[0]
+        cards: list[Card] = []
+        if isinstance(answer, MeldMove):
+            cards = [c.plain for c in answer.cards]
+        elif isinstance(answer, LayOff | Swap):
+            cards = [answer.card.plain]
+            self.action_bar.choose_target(answer.target)
+        self.action_bar.hide_chooser()
+        self.hand_panel.mark(cards)
+        self._hint.remember(answer, self.selected(), puzzle.id)
+        self._answer_seen = True
+        button = HINT_BUTTONS.get(answer.type, "")
+        picked = " ".join(c.symbol for c in self.selected())
+        done = (
+            f"Its cards are selected ({picked}): press {button}." if cards else f"Press {button}."
+        )
+        self._say(_p(answer_sentence(puzzle)) + _p(done))
+
+    # -- judging a try ----------------------------------------------------------------------------
+    def _answered(self, button: str) -> Move | None:
+        """The answer shown, when `button` plays it and the selection is still the answer's."""
+        return self._hint.move_for(
+            button, self.puzzle.id, self.selected(), self.action_bar.target.value
+        )
+
+    def _try(self, move: Move) -> None:
+        """Let the engine judge `move` in the puzzle's position and say its verdict."""
+        puzzle = self.puzzle
+        verdict: Judgement = judge(puzzle, move)
+        sentence = render.sentence_html(verdict.rule, verdict.sentence, ok=verdict.right)
+        self.action_bar.hide_chooser()
+        if verdict.right:
+            first_time = not self._answer_seen and puzzle.id not in self.solved
+            for name in MOVE_BUTTONS:
+                self.buttons[name].disabled = True
+            self.action_bar.target.disabled = True
+            for toggle in self.hand_panel.toggles:
+                toggle.disabled = True
+            show(self.buttons["Show answer"], False)
+            tail = _p(SEEN) if self._answer_seen else _p(SOLVED)
+            self._say(sentence + tail, tone="penang-ok")
+            if first_time:
+                self.solved = [*self.solved, puzzle.id]
+            return
+        cleared = _p(CLEARED) if self.selected() else ""
+        self.hand_panel.mark([])
+        show(self.buttons["Show answer"], True)
+        self._say(sentence + cleared + _p("Try again, or press Show answer."), tone="penang-no")
+
+    def _offer(self, options: Sequence[tuple[str, Move]], refusal: IllegalMove) -> None:
+        """Show the reading chooser with `options` (label, move) after the engine's refusal."""
+        self.action_bar.offer(options)
+        self._say(
+            render.sentence_html(refusal.rule, refusal.reason, ok=False)
+            + _p(
+                "Choose what the joker stands for in the Joker stands for menu above this "
+                "message, then click Use this reading."
+            ),
+            tone="penang-no",
+        )
+
+    def _one_card(self, what: str) -> Card | None:
+        cards = self.selected()
+        if len(cards) != 1:
+            self.action_bar.hide_chooser()
+            self._say(
+                _p(
+                    f"Select exactly one card of your hand to {what} (you selected "
+                    f"{len(cards)}), and choose the meld in 'Meld on table'."
+                )
+            )
+            return None
+        return cards[0]
+
+    def _target(self) -> int:
+        """The chosen table meld; with none, a number the engine will say does not exist."""
+        return self.action_bar.target_index(len(self._deal.table))
+
+    # -- rendering --------------------------------------------------------------------------------
+    def _say(self, html: str, tone: str = "") -> None:
+        with self.message.hold_sync():
+            self.message.value = html
+            for cls in ("penang-ok", "penang-no"):
+                if cls != tone:
+                    self.message.remove_class(cls)
+            if tone:
+                self.message.add_class(tone)
+
+    def _show_heading(self) -> None:
+        puzzle = self.puzzle
+        place = self._place[puzzle.id]
+        mark = " (this one too)" if puzzle.id in self.solved else ""
+        line = (
+            f"Puzzle {place + 1} of {len(self.puzzles)} · difficulty {puzzle.difficulty} · "
+            f"solved {sum(i in self._place for i in self.solved)}{mark}"
+        )
+        value = f"<p><b>{render.esc(line)}</b></p>"
+        if self.heading.value != value:
+            self.heading.value = value
+
+    def _show_puzzle(self) -> None:
+        """Show the puzzle of `puzzle_id` afresh: its position, its question, nothing selected."""
+        puzzle = self.puzzle
+        self._deal = deal = puzzle.position()
+        seat = puzzle.seat
+        self._answer_seen = False
+        self._hint.forget()
+        self._show_heading()
+        self.question.value = f"<p><b>Puzzle:</b> {render.symbols(puzzle.question)}</p>"
+        self.board.show(
+            deal, seat, tables.Changes(), turn_status(deal, seat), seat_status(deal, seat)
+        )
+        self.hand_panel.show(deal.hand(seat), True)
+        self.action_bar.show(deal, True, None)
+        # Every move button is offered: which one is right is the question itself.
+        for name in ("Declare Dead", "Call Game"):
+            show(self.buttons[name], True)
+        place = self._place[puzzle.id]
+        self.buttons["Previous"].disabled = place == 0
+        self.buttons["Next puzzle"].disabled = place + 1 == len(self.puzzles)
+        show(self.buttons["Show answer"], False)
+        note, self._note = self._note, ""
+        self._say(_p(note) + _p(ASK) if note else _p(ASK), tone="penang-no" if note else "")
+        if is_shown(self._trouble):
+            self.report("")
