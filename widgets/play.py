@@ -23,9 +23,14 @@ the end every hand is shown. The widget tree is built once; a step only changes 
 with bigger hands than any before adds card toggles).
 
 `deal` and `seat` are traitlets of the table (not synced to the browser): `ipywidgets.link` and
-`.observe` work on them as on any widget. The table is composed of the boxes of `play_parts`
-(hand, actions, bots' buttons, board); what it says comes from the engine (`explain`), and the
-bots play through `bots.play_until`.
+`.observe` work on them as on any widget; so is `over`, True while the deal shown is over.
+
+Once the deal is over, Review this deal opens its review below the table (`widgets.review`: the
+deal in a stepper from the learner's seat, each of their turns beside the careful bot's). The
+review's widgets are built with the table, hidden, and filled when it opens.
+
+The table is composed of the boxes of `play_parts` (hand, actions, bots' buttons, board); what it
+says comes from the engine (`explain`), and the bots play through `bots.play_until`.
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ from penang_lib.engine.moves import (
     Swap,
 )
 from penang_lib.engine.rules import Rules
-from penang_lib.engine.validate import ArgumentTypeError, require_whole
+from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole
 from penang_lib.engine.validate import shown as shown_value
 from penang_lib.engine.view import PlayerView
 from widgets import render
@@ -87,7 +92,8 @@ from widgets.play_parts import (
     HandPanel,
     HintMemory,
 )
-from widgets.shared import is_shown, part
+from widgets.review import DealReview
+from widgets.shared import is_shown, part, show
 
 __all__ = [
     "ACTION_BUTTONS",
@@ -167,8 +173,13 @@ class PlayTable(KitWidget):
     clockwise from the learner's left; each bot is `make_bot(name, deal.seed * 10 + its seat)`.
 
     Traits (`ipywidgets.link` and `.observe` work on them; they are never synced to the browser):
-    `deal`, the `Deal` being played (set it to show another deal, as New deal does), and `seat`,
-    the learner's seat (it can change before a deal's first move or once it is over).
+    `deal`, the `Deal` being played (set it to show another deal, as New deal does), `seat`,
+    the learner's seat (it can change before a deal's first move or once it is over), and
+    `over`, True exactly while the deal shown is over (observers hear of it once per deal end;
+    it is False again on a new deal).
+
+    `review` (a `DealReview`) in `review_box`, below the table, is shown by Review this deal
+    (`open_review()`) once the deal is over.
 
     The parts: `hand_panel` (`HandPanel`), `action_bar` (`ActionBar`), the `message`, `bot_bar`
     (`BotBar`) and `board` (`Board`). Public, as before: `toggles` (the learner's card toggles
@@ -179,6 +190,8 @@ class PlayTable(KitWidget):
 
     deal = DealTrait(Deal)
     seat = traitlets.Int(0)
+    over = traitlets.Bool(False)
+    """Whether the deal shown is over (set when it ends, False again on a new deal)."""
 
     def __init__(
         self,
@@ -211,6 +224,14 @@ class PlayTable(KitWidget):
         self.target, self.readings, self.chooser = bar.target, bar.readings, bar.chooser
         self.status, self.table_view, self.scores = board.status, board.table_view, board.scores
         self.hands, self.log = board.hands, board.log
+        # The review's widgets, built once on the deal as dealt (only the learner's own hand is
+        # shown in them) and filled with the deal itself when Review this deal is pressed.
+        self.review = DealReview(deal.root(), seat, bots, four_colour=four_colour)
+        self.review_box = part(widgets.VBox, [self.review.root], layout=WIDE)
+        self.review_box.add_class("penang-play-review")
+        show(self.review_box, False)
+        self._reviewed: tuple[Deal, int] | None = None
+        """The deal and seat the review shows (None: not the deal on the table)."""
         self._listen()
         mine = [self.hand_panel.box, self.action_bar.box, self.message, self.bot_bar.box]
         mine_box = part(widgets.VBox, mine)
@@ -218,7 +239,15 @@ class PlayTable(KitWidget):
         # The table right above the learner's hand, actions and message (on a phone the hand
         # comes before the long list of hands); the hands, then the log, below.
         self._finish(
-            [self.status, self.table_view, mine_box, self.scores, self.hands, self.log],
+            [
+                self.status,
+                self.table_view,
+                mine_box,
+                self.scores,
+                self.hands,
+                self.log,
+                self.review_box,
+            ],
             "penang-play",
         )
         self.deal = deal
@@ -269,6 +298,7 @@ class PlayTable(KitWidget):
             return
         self._hint.forget()
         self.bots = bots_around(self.deal, self.seat, self._bot_spec)
+        self._close_review()
         self._show_start(_p("A new deal.") if change["name"] == "deal" else "")
 
     def _listen(self) -> None:
@@ -283,6 +313,7 @@ class PlayTable(KitWidget):
             "Bot move": self._on_bot_move,
             "Bots to my turn": self._on_bots_to_me,
             "New deal": self._on_new_deal,
+            "Review this deal": self._on_review,
             "Use this reading": self._on_reading,
         }
         for name, handler in handlers.items():
@@ -417,6 +448,62 @@ class PlayTable(KitWidget):
         seed = old.seed + 1 if self._seeded else None
         self.deal = Deal(players=old.players, seed=seed, rules=old.rules, names=old.names)
 
+    # -- the review ----------------------------------------------------------------------------
+    @guarded
+    def _on_review(self, _button: Any = None) -> None:
+        if not self.deal.is_over:
+            self._say(_p("The review opens once the deal is over."))
+            return
+        self.open_review()
+
+    def open_review(self, step: int | None = None) -> DealReview:
+        """Show the review of the deal below the table (at `step`, else at the learner's first
+        turn); the deal must be over, so that no hidden hand is in it."""
+        if not self.deal.is_over:
+            raise ValueError("the review opens once the deal is over")
+        shown_now = self._reviewed
+        if (
+            shown_now is None
+            or shown_now[0] is not self.deal
+            or shown_now[1] != self.seat
+            or step is not None
+        ):
+            self.review.show_deal(self.deal, self.seat, self._bot_spec, step)
+            self._reviewed = (self.deal, self.seat)
+        show(self.review_box, True)
+        return self.review
+
+    def _close_review(self) -> None:
+        """Hide the review for a new deal or seat, and fill it with the deal as dealt seen from
+        the learner's seat: no widget may hold a card of a hand that is hidden now."""
+        show(self.review_box, False)
+        self._reviewed = None
+        self.review.show_deal(self.deal.root(), self.seat, self._bot_spec)
+
+    def show_finished(
+        self, deal: Deal, seat: int, bots: str | Sequence[str], lead: str = ""
+    ) -> None:
+        """Show a finished `deal` (e.g. from a review link) with the learner at `seat` and the
+        other seats played by `bots`, `lead` (a sentence) first in the message."""
+        if not isinstance(deal, Deal) or not deal.is_over:
+            raise ValueError("show_finished shows a deal that is over")
+        seat = require_whole(seat, "seat", 0, deal.players - 1)
+        self._bot_spec = bots
+        self._live = False  # the seat and the deal change together: checked as one
+        try:
+            self.deal = deal
+            self.seat = seat
+        finally:
+            self._live = True
+        self._hint.forget()
+        self.bots = bots_around(deal, seat, bots)
+        self._close_review()
+        self._show_start(_p(require_text(lead, "lead")) if lead else "")
+
+    def tell(self, sentence: str) -> None:
+        """Show one sentence above what the message says now (e.g. why a link was not opened)."""
+        self._say(_p(require_text(sentence, "sentence")) + self.message.value)
+
     # -- moves and messages ----------------------------------------------------------------------
     def _push(self, move: Move, offers: bool = False) -> IllegalMove | None:
         """Push the learner's move: show its events, or the engine's refusal (nothing changes).
@@ -503,8 +590,9 @@ class PlayTable(KitWidget):
         self.board.show(deal, seat, change, head, seat_status(deal, seat))
         self.hand_panel.show(deal.hand(seat), mine)
         self.action_bar.show(deal, mine, forced)
-        self.bot_bar.show(self._bots_to_move())
+        self.bot_bar.show(self._bots_to_move(), deal.is_over)
         events_html = render.events_html(events, deal.names)
         self._say(lead + events_html + tail + _said(next_step(deal, seat, forced)))
+        self.over = deal.is_over
         if is_shown(self._trouble):
             self.report("")

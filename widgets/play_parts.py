@@ -41,6 +41,7 @@ TOOLTIPS = {
     "Bot move": "Play the next bot move and show why the bot chose it",
     "Bots to my turn": "Let the bots play until it is your turn again (or the deal ends)",
     "New deal": "Start a fresh deal with the same seats and bots",
+    "Review this deal": "Step through your deal: each of your turns beside the careful bot's",
     "Use this reading": "Play the move with the joker standing for the card chosen on the left",
 }
 
@@ -285,17 +286,24 @@ class ActionBar:
 
 
 class BotBar:
-    """The bots' buttons (Bot move and Bots to my turn, usable while a bot is to move) and New
-    deal, in one row (`box`); `buttons` by description."""
+    """The bots' buttons (Bot move and Bots to my turn, usable while a bot is to move), New
+    deal and Review this deal (shown only once the deal is over), in one row (`box`);
+    `buttons` by description."""
 
     def __init__(self) -> None:
-        self.buttons = {name: _button(name) for name in (*BOT_BUTTONS, "New deal")}
+        names = (*BOT_BUTTONS, "New deal", "Review this deal")
+        self.buttons = {name: _button(name) for name in names}
+        show(self.buttons["Review this deal"], False)
         self.box = part(widgets.HBox, list(self.buttons.values()), layout=WRAP)
 
-    def show(self, bots_to_move: bool) -> None:
-        """Let the bot buttons be clicked only while a bot is to move."""
+    def show(self, bots_to_move: bool, over: bool = False) -> None:
+        """Let the bot buttons be clicked only while a bot is to move; show Review this deal
+        only when the deal is `over`."""
         for name in BOT_BUTTONS:
             self.buttons[name].disabled = not bots_to_move
+        review = self.buttons["Review this deal"]
+        if is_shown(review) != over:
+            show(review, over)
 
 
 class Board:

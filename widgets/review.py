@@ -1,0 +1,292 @@
+"""`DealReview`: look back at a deal the learner played, turn by turn, beside the careful bot.
+
+A `DealStepper` shows the deal from the learner's seat (the other hands face down until the end),
+with the bots' reasons. Above it, a panel follows the stepper's `step`: at each of the learner's
+turns it shows what they played beside what the careful bot would have played from the same
+position, and where the two differ the bot's reason and what it changes (cards left in hand and
+points at stake). A menu takes the stepper to any of the learner's turns. The summary of the deal
+and the link that opens the review again (`08_play.ipynb?review=CODE`) come first.
+
+Every word comes from `penang_lib.course.review` (and the stepper's from `explain`); this module
+only lays them out. The widget tree is built once: `show_deal` fills the same widgets with
+another deal. `open_review_link(table)` opens the review a page's link asks for on a `PlayTable`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from penang_lib.course.review import (
+    CAREFUL,
+    LINKED,
+    MENU,
+    MENU_NONE,
+    NO_TURNS,
+    REVIEW_PAGE,
+    REVIEW_TITLE,
+    SUMMARY_HEAD,
+    YOU,
+    Review,
+    ReviewLinkError,
+    compare_rows,
+    decode,
+    link_for,
+    link_sentence,
+    menu_label,
+    off_turn_line,
+    review_code,
+    review_heading,
+    review_step,
+    summary_lines,
+    turn_heading,
+    turn_lines,
+)
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.validate import cut, require_text
+from widgets import render
+from widgets.base import KitWidget, guarded
+from widgets.links import PAGE, query_string
+from widgets.render import esc
+from widgets.shared import part, show
+from widgets.stepper import DealStepper
+
+if TYPE_CHECKING:
+    from widgets.play import PlayTable
+
+__all__ = ["DealReview", "open_review_link"]
+
+_NONE = -1
+"""The menu's value while the stepper is on a bot's step."""
+
+
+def _p(text: str, css: str = "") -> str:
+    """A paragraph of the review's words, escaped, jokers drawn."""
+    cls = f' class="{css}"' if css else ""
+    return f"<p{cls}>{render.symbols(text)}</p>"
+
+
+def _html(css: str) -> widgets.HTML:
+    made = part(widgets.HTML, "", layout={"width": "100%"})
+    made.add_class(css)
+    return made
+
+
+def _first_step(review: Review) -> int:
+    """Where a review opens: the start of the learner's first turn."""
+    return review.spans[0].start if review.spans else 0
+
+
+class DealReview(KitWidget):
+    """A review of `deal` from the learner's `seat`, the other seats played by `bots` (as the
+    play table seated them: `bots_around`).
+
+    Public: `review` (the `penang_lib.course.review.Review` shown), `stepper` (the
+    `DealStepper`), and the widgets `heading`, `summary`, `link`, `menu` ("Go to your turn")
+    and `comparison` (the panel of the current turn), and `root`. `show_deal` shows another
+    deal in the same widgets. A link is offered for a finished deal only, and only when it is
+    short enough to be safe (`MAX_LINK`); `page` is the lesson page that opens it.
+    """
+
+    def __init__(
+        self,
+        deal: Deal,
+        seat: int = 0,
+        bots: str | Sequence[str] | None = "careful",
+        page: str = REVIEW_PAGE,
+        four_colour: bool = False,
+    ) -> None:
+        super().__init__(four_colour)
+        page = require_text(page, "page")
+        if not PAGE.fullmatch(page):
+            raise ValueError(
+                f"{cut(page)!r} is not a lesson page's file name (such as {REVIEW_PAGE})"
+            )
+        self.page = page
+        self.review = Review(deal, seat, bots)
+        self._following = False
+        """True while the menu is set to follow the stepper (its change is then no request)."""
+        self.heading = _html("penang-review-head")
+        self.summary = _html("penang-review-summary")
+        self.summary.add_class("penang-explain")
+        self.link = _html("penang-review-link")
+        self.menu = part(
+            widgets.Dropdown,
+            description=MENU,
+            tooltip="Take the stepper to the start of one of your turns",
+            options=[(MENU_NONE, _NONE)],
+            value=_NONE,
+            style={"description_width": "initial"},
+            layout={"width": "auto", "max_width": "100%"},
+        )
+        self.comparison = _html("penang-review-turn")
+        self.comparison.add_class("penang-explain")
+        self.stepper = DealStepper(
+            self.review.deal,
+            seat=self.review.seat,
+            whys=self.review.whys,
+            step=_first_step(self.review),
+            four_colour=four_colour,
+            link=self._step_link(self.review),
+        )
+        # A review never uses the stepper's note. Its hook class goes, so that a play table
+        # holding a review still has one `penang-message`, the table's own (the site's tests
+        # and tools find the table's message by that class).
+        self.stepper.note.remove_class("penang-message")
+        self._finish(
+            [self.heading, self.summary, self.link, self.menu, self.comparison, self.stepper.root],
+            "penang-review",
+        )
+        self._show_words()
+        self.stepper.observe(self._on_step, names="step")
+        self.menu.observe(self._on_menu, names="value")
+
+    # -- filling -------------------------------------------------------------------------------
+    def show_deal(
+        self,
+        deal: Deal,
+        seat: int | None = None,
+        bots: str | Sequence[str] | None = None,
+        step: int | None = None,
+    ) -> None:
+        """Review another deal in the same widgets (the seat and bots kept unless given), at
+        `step` (default: the start of the learner's first turn). Bad arguments raise and change
+        nothing."""
+        review = Review(
+            deal,
+            self.review.seat if seat is None else seat,
+            self.review.bots if bots is None else bots,
+        )
+        start = _first_step(review) if step is None else step
+        old, old_seat = self.review, self.stepper.seat
+        self.review, self.stepper.seat = review, review.seat
+        try:
+            self.stepper.show_deal(review.deal, review.whys, start, self._step_link(review))
+        except Exception:
+            self.review, self.stepper.seat = old, old_seat
+            raise
+        self._show_words()
+
+    def _step_link(self, review: Review) -> str | None:
+        """The review's link for the stepper's "link to this step" (None: no link)."""
+        if not review.deal.is_over:
+            return None
+        return review.link(self.page)
+
+    def _show_words(self) -> None:
+        """The heading, the summary, the link and the menu for the deal now reviewed, then the
+        panel of the current step."""
+        review = self.review
+        deal = review.deal
+        self.heading.value = (
+            f"<h3>{esc(REVIEW_TITLE)}</h3><p>{esc(review_heading(deal, review.seat))}</p>"
+        )
+        lines = summary_lines(review.summary())
+        self.summary.value = f"<p><strong>{esc(SUMMARY_HEAD)}</strong></p>" + "".join(
+            _p(line) for line in lines
+        )
+        if deal.is_over:
+            code = review.code()
+            address = link_for(code, self.page)
+            said = _p(link_sentence(code, self.page))
+            if address is not None:
+                said += (
+                    f'<p><a href="{esc(address)}" title="Open this review again">'
+                    f"{esc(cut(address, 40))}</a></p>"
+                )
+            self.link.value = said
+        else:
+            self.link.value = ""
+        show(self.link, deal.is_over)
+        options = [(MENU_NONE, _NONE)] + [
+            (render.plain(menu_label(review.turn(i))), i) for i in range(len(review.spans))
+        ]
+        self._following = True
+        try:
+            with self.menu.hold_sync():
+                self.menu.options = options
+                self.menu.value = _NONE
+        finally:
+            self._following = False
+        show(self.menu, bool(review.spans))
+        self._show_turn(self.stepper.step)
+
+    # -- following the stepper -------------------------------------------------------------------
+    def _show_turn(self, step: int) -> None:
+        """The panel of step `step`: the learner's turn there beside the careful bot's."""
+        review = self.review
+        index = review.turn_at(step)
+        if not review.spans:
+            value = _p(NO_TURNS)
+        elif index is None:
+            value = _p(off_turn_line(step))
+        else:
+            value = self._turn_html(index)
+        same = index is not None and review.turn(index).same
+        with self.comparison.hold_sync():
+            self.comparison.value = value
+            for css, on in (("penang-ok", same), ("penang-no", index is not None and not same)):
+                if on:
+                    self.comparison.add_class(css)
+                else:
+                    self.comparison.remove_class(css)
+        self._following = True
+        try:
+            self.menu.value = _NONE if index is None else index
+        finally:
+            self._following = False
+
+    def _turn_html(self, index: int) -> str:
+        turn = self.review.turn(index)
+        head = f"<p><strong>{render.symbols(turn_heading(turn))}</strong></p>"
+        rows = "".join(
+            f'<tr><th scope="row">{esc(what)}</th><td>{render.symbols(yours)}</td>'
+            f"<td>{render.symbols(careful)}</td></tr>"
+            for what, yours, careful in compare_rows(turn)
+        )
+        table = (
+            '<div class="penang-scroll"><table class="penang-frame penang-compare">'
+            f'<thead><tr><td></td><th scope="col">{esc(YOU)}</th>'
+            f'<th scope="col">{esc(CAREFUL)}</th></tr></thead><tbody>{rows}</tbody></table></div>'
+        )
+        lines = "".join(_p(line) for line in turn_lines(turn))
+        return head + table + lines
+
+    @guarded
+    def _on_step(self, change: dict[str, Any]) -> None:
+        self._show_turn(int(change["new"]))
+
+    @guarded
+    def _on_menu(self, change: dict[str, Any]) -> None:
+        if self._following:
+            return
+        index = change["new"]
+        spans = self.review.spans
+        if isinstance(index, int) and 0 <= index < len(spans):
+            self.stepper.step = spans[index].start
+
+
+def open_review_link(table: PlayTable, query: str | None = None) -> str:
+    """Open the review a page's link asks for (`?review=CODE`, perhaps `&step=K`) on `table`:
+    the table then shows that finished deal, from the learner's seat in it and with its bots,
+    and the review is open below it. A link that cannot be opened changes nothing: the table
+    says why in one sentence, which is returned ("" when the link opened or named no review).
+
+    `query` None reads the page's query string from Voila (`links.query_string`, which also
+    works with preheated kernels)."""
+    query = query_string() if query is None else require_text(query, "query")
+    code = review_code(query)
+    if code is None:
+        return ""
+    try:
+        linked = decode(code)
+    except ReviewLinkError as error:
+        table.tell(str(error))
+        return str(error)
+    table.show_finished(linked.deal, linked.seat, linked.bots, LINKED)
+    step = review_step(query)
+    steps = len(linked.deal.move_stack)
+    table.open_review(step if step is not None and step <= steps else None)
+    return ""
