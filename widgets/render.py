@@ -39,6 +39,9 @@ STYLESHEET = """
    to 0, while Play turns into Pause, which keeps the step. */
 .penang-kit .penang-autoplay > button:nth-of-type(2) { display: none; }
 .penang-kit .penang-red { color: #c0392b; }
+/* JupyterLab's green button (white on #388e3c, 4.1:1) is below the 4.5:1 that text needs: a darker
+   green for Call Game and a right quiz answer. */
+.penang-kit .jupyter-button.mod-success { background-color: #2e7d32; }
 .penang-kit .penang-joker { background: #fbf3ff; color: #6c3483; }
 .penang-kit .penang-joker.penang-red { color: #c0392b; }
 .penang-kit.penang-four-colour .penang-suit-d { color: #1f5fbf; }
