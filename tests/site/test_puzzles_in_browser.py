@@ -1,9 +1,11 @@
 """The puzzle page in a real browser, as a learner uses it: a link opens a given puzzle, clicking
-its cards and its move solves it, a wrong try offers the answer, and a bad link says so. The page
-stays offline and passes the accessibility audit in each of those states."""
+its cards and its move solves it (and the landing page then counts it, after a reload too, until
+the learner forgets their progress), a wrong try offers the answer, and a bad link says so. The
+page stays offline and passes the accessibility audit in each of those states."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from playwright.sync_api import BrowserContext, Locator, Page
@@ -12,6 +14,7 @@ from penang_lib.course.puzzles import Puzzle, PuzzleError, find_puzzle, judge, s
 from penang_lib.engine.moves import EndTurn, LayOff, MeldMove, Move, Swap
 from tests.site.conftest import lesson_url, open_page
 from tests.site.test_pages import axe_violations, error_outputs
+from tests.site.test_progress_in_browser import landing, mark, wait_stored
 from tools.site_runner import Server
 
 PAGE = "11_puzzles.ipynb"
@@ -107,6 +110,21 @@ def test_a_linked_puzzle_is_solved_by_clicking_its_cards_and_its_move(
     assert axe_violations(page) == []
     assert error_outputs(page) == []
     assert visit.outside == [] and visit.errors == []
+
+    # The browser keeps it: the landing page counts it, after a reload too, until forgotten.
+    wait_stored(page, f"p.puzzles.includes({json.dumps(puzzle.id)})")
+    home = landing(site, context).page
+    solved = f"Puzzles solved: 1 of {total}"
+    assert home.locator(".progress .puzzles").inner_text() == solved
+    assert mark(home, PAGE).startswith("✓ Opened")
+    home.reload(wait_until="load")
+    assert home.locator(".progress .puzzles").inner_text() == solved
+    home.get_by_role("button", name="Forget my progress").click()
+    home.get_by_role("button", name="Yes, forget it").click()
+    assert home.locator(".progress .puzzles").inner_text() == f"Puzzles solved: 0 of {total}"
+    home.reload(wait_until="load")
+    assert home.locator(".progress .puzzles").inner_text() == f"Puzzles solved: 0 of {total}"
+    assert mark(home, PAGE) == ""
 
 
 def test_a_bad_link_says_there_is_no_such_puzzle_and_shows_the_first(
