@@ -91,6 +91,8 @@ from widgets.play_parts import (
     BotBar,
     HandPanel,
     HintMemory,
+    one_card,
+    paragraph,
 )
 from widgets.review import DealReview
 from widgets.shared import is_shown, part, show
@@ -121,15 +123,11 @@ MOVED = (
 """Why the learner's seat cannot change in the middle of a deal."""
 
 
-def _p(text: str) -> str:
-    """A paragraph of text, escaped, with its jokers drawn."""
-    return f"<p>{render.symbols(text)}</p>"
-
-
 def _said(lines: Sequence[Said]) -> str:
     """The engine's lines as HTML: a rule's reason with its badge, other words as paragraphs."""
     return "".join(
-        render.sentence_html(s.rule, s.text, ok=s.ok) if s.rule else _p(s.text) for s in lines
+        render.sentence_html(s.rule, s.text, ok=s.ok) if s.rule else paragraph(s.text)
+        for s in lines
     )
 
 
@@ -299,7 +297,7 @@ class PlayTable(KitWidget):
         self._hint.forget()
         self.bots = bots_around(self.deal, self.seat, self._bot_spec)
         self._close_review()
-        self._show_start(_p("A new deal.") if change["name"] == "deal" else "")
+        self._show_start(paragraph("A new deal.") if change["name"] == "deal" else "")
 
     def _listen(self) -> None:
         handlers = {
@@ -321,7 +319,7 @@ class PlayTable(KitWidget):
 
     def _show_start(self, lead: str = "") -> None:
         deal = self.deal
-        intro = lead + _p(f"You play {deal.names[self.seat]}.")
+        intro = lead + paragraph(f"You play {deal.names[self.seat]}.")
         if deal.move_stack:
             self._render(deal.event_stack[-1], deal.movers[-1], intro)
         else:
@@ -334,8 +332,7 @@ class PlayTable(KitWidget):
         err = self._push(hinted or MeldMove(tuple(self.selected())), offers=True)
         if err is not None and err.options:
             # The engine lists the readings of a plain joker: the learner picks one.
-            readings = [(render.plain(m.label().removeprefix("meld ")), m) for m in err.options]
-            self._offer(readings, err)
+            self._say(self.action_bar.offer_readings(self.deal, err), refused=True)
 
     @guarded
     def _on_lay_off(self, _button: Any = None) -> None:
@@ -349,13 +346,7 @@ class PlayTable(KitWidget):
         err = self._push(LayOff(self._target(), card), offers=True)
         if err is not None and err.options:
             # The engine lists where the joker may stand: the learner picks one end.
-            options = []
-            for move in err.options:
-                assert isinstance(move, LayOff)
-                making = self.deal.table[move.target].lay_off_results(move.card)[0]
-                label = f"{move.card.symbol} (making {making.symbols})"
-                options.append((render.plain(label), move))
-            self._offer(options, err)
+            self._say(self.action_bar.offer_readings(self.deal, err), refused=True)
 
     @guarded
     def _on_swap(self, _button: Any = None) -> None:
@@ -375,14 +366,14 @@ class PlayTable(KitWidget):
     def _on_reading(self, _button: Any = None) -> None:
         move = self.action_bar.chosen()
         if move is None:
-            self._say(_p("Choose a reading first, then click Use this reading."))
+            self._say(paragraph("Choose a reading first, then click Use this reading."))
             return
         self._push(move)
 
     @guarded
     def _on_hint(self, _button: Any = None) -> None:
         if not self._my_turn():
-            self._say(_p("A hint is for your own turn."))
+            self._say(paragraph("A hint is for your own turn."))
             return
         choice = CarefulBot().choose(PlayerView.of(self.deal))
         move = choice.move
@@ -407,7 +398,8 @@ class PlayTable(KitWidget):
         self.action_bar.hide_chooser()
         again = " (Clicking a card again unselects it.)" if cards else ""
         self._say(
-            _p(f"Hint: {move.label()} — {choice.why}") + _p(f"{done}: press {button}.{again}")
+            paragraph(f"Hint: {move.label()} — {choice.why}")
+            + paragraph(f"{done}: press {button}.{again}")
         )
 
     def _hinted(self, button: str) -> Move | None:
@@ -419,7 +411,7 @@ class PlayTable(KitWidget):
     @guarded
     def _on_bot_move(self, _button: Any = None) -> None:
         if not self._bots_to_move():
-            self._say(_p("No bot is to move now."))
+            self._say(paragraph("No bot is to move now."))
             return
         seat = self.deal.turn
         choice = play_move(self.deal, self.bots[seat])
@@ -433,14 +425,16 @@ class PlayTable(KitWidget):
     @guarded
     def _on_bots_to_me(self, _button: Any = None) -> None:
         if not self._bots_to_move():
-            self._say(_p("No bot is to move now."))
+            self._say(paragraph("No bot is to move now."))
             return
         played = play_until(self.deal, self.bots, self.seat)
         lines = "".join(self._bot_line(s, c, c.why) for s, c in played[-SHOWN_BOT_MOVES:])
         earlier = len(played) - SHOWN_BOT_MOVES
         if earlier > 0:
-            lines = _p(earlier_bot_moves(earlier)) + lines
-        self._render(self.deal.event_stack[-1], played[-1][0], _p(bots_played(len(played))) + lines)
+            lines = paragraph(earlier_bot_moves(earlier)) + lines
+        self._render(
+            self.deal.event_stack[-1], played[-1][0], paragraph(bots_played(len(played))) + lines
+        )
 
     @guarded
     def _on_new_deal(self, _button: Any = None) -> None:
@@ -452,7 +446,7 @@ class PlayTable(KitWidget):
     @guarded
     def _on_review(self, _button: Any = None) -> None:
         if not self.deal.is_over:
-            self._say(_p("The review opens once the deal is over."))
+            self._say(paragraph("The review opens once the deal is over."))
             return
         self.open_review()
 
@@ -498,11 +492,11 @@ class PlayTable(KitWidget):
         self._hint.forget()
         self.bots = bots_around(deal, seat, bots)
         self._close_review()
-        self._show_start(_p(require_text(lead, "lead")) if lead else "")
+        self._show_start(paragraph(require_text(lead, "lead")) if lead else "")
 
     def tell(self, sentence: str) -> None:
         """Show one sentence above what the message says now (e.g. why a link was not opened)."""
-        self._say(_p(require_text(sentence, "sentence")) + self.message.value)
+        self._say(paragraph(require_text(sentence, "sentence")) + self.message.value)
 
     # -- moves and messages ----------------------------------------------------------------------
     def _push(self, move: Move, offers: bool = False) -> IllegalMove | None:
@@ -514,7 +508,7 @@ class PlayTable(KitWidget):
             if offers and err.options:
                 return err  # a plain joker with several readings: the caller offers them
             self.action_bar.hide_chooser()
-            cleared = _p(CLEARED) if self.selected() else ""
+            cleared = paragraph(CLEARED) if self.selected() else ""
             self.hand_panel.mark([])
             # The standing state of the hand (Dead or Game due) stays beside the refusal.
             forced = forced_move(self.deal, self.seat)
@@ -525,30 +519,13 @@ class PlayTable(KitWidget):
         self._render(events, self.seat)
         return None
 
-    def _offer(self, options: Sequence[tuple[str, Move]], err: IllegalMove) -> None:
-        """Show the reading chooser with `options` (label, move) after the engine's refusal."""
-        self.action_bar.offer(options)
-        self._say(
-            render.sentence_html(err.rule, err.reason, ok=False)
-            + _p(
-                "Choose what the joker stands for in the Joker stands for menu above this "
-                "message, then click Use this reading."
-            ),
-            refused=True,
-        )
-
     def _one_card(self, what: str) -> Card | None:
-        cards = self.selected()
-        if len(cards) != 1:
-            self.action_bar.hide_chooser()
-            self._say(
-                _p(
-                    f"Select exactly one card of your hand to {what} (you selected "
-                    f"{len(cards)}), and choose the meld in 'Meld on table'."
-                )
-            )
-            return None
-        return cards[0]
+        card = one_card(self.selected(), what)
+        if isinstance(card, Card):
+            return card
+        self.action_bar.hide_chooser()
+        self._say(paragraph(card))
+        return None
 
     def _target(self) -> int:
         """The chosen table meld; with none, a number the engine will say does not exist."""
@@ -563,7 +540,9 @@ class PlayTable(KitWidget):
                 self.message.remove_class("penang-no")
 
     def _bot_line(self, seat: int, choice: Choice, why: str = "") -> str:
-        return _p(bot_move_line(self.deal.names, seat, self.bots[seat].name, choice.move, why))
+        return paragraph(
+            bot_move_line(self.deal.names, seat, self.bots[seat].name, choice.move, why)
+        )
 
     # -- state questions (answered by the engine) --------------------------------------------------
     def _my_turn(self) -> bool:

@@ -6,6 +6,8 @@ the board, the few HTML views around it) and knows only how to show what it is g
 - `BotBar`: Bot move, Bots to my turn and New deal.
 - `Board`: the status line, the table's melds, the counts, every hand and the move log.
 - `HintMemory`: the last hint, so that its button plays the hinted move itself.
+- `one_card` and `ActionBar.offer_readings`: what a lay-off or a swap needs from the selection, and
+  the joker's readings a refusal offers (the puzzle board shares them).
 
 None of them decides anything about the rules: `PlayTable` asks the engine and hands them the
 answers.
@@ -21,7 +23,7 @@ import ipywidgets as widgets
 from penang_lib.data import tables
 from penang_lib.engine.cards import Card, card_classes
 from penang_lib.engine.deal import Deal
-from penang_lib.engine.moves import DeclareDead, DeclareGame, LayOff, Move, Swap
+from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOff, Move, Swap
 from widgets import render
 from widgets.shared import HIDDEN, is_shown, part, show
 
@@ -65,6 +67,28 @@ HINT_BUTTONS = {
 WRAP = {"flex_flow": "row wrap", "align_items": "center", "max_width": "100%"}
 """The layout of a row of controls that wraps on a narrow screen."""
 WIDE = {"max_width": "100%"}
+
+
+READING_HELP = (
+    "Choose what the joker stands for in the Joker stands for menu above this message, then "
+    "click Use this reading."
+)
+
+
+def paragraph(text: str) -> str:
+    """Plain text as one paragraph of a message, card names drawn with their symbols."""
+    return f"<p>{render.symbols(text)}</p>"
+
+
+def one_card(cards: Sequence[Card], what: str) -> Card | str:
+    """The one selected card a lay-off or a swap (`what`) needs, or the sentence that asks for
+    exactly one."""
+    if len(cards) == 1:
+        return cards[0]
+    return (
+        f"Select exactly one card of your hand to {what} (you selected {len(cards)}), and "
+        "choose the meld in 'Meld on table'."
+    )
 
 
 def _button(name: str) -> widgets.Button:
@@ -253,6 +277,23 @@ class ActionBar:
             self.readings.options = [(label, i) for i, (label, _) in enumerate(options)]
             self.readings.value = 0
         show(self.chooser, True)
+
+    def offer_readings(self, deal: Deal, refusal: IllegalMove) -> str:
+        """Offer the readings of a plain joker that the engine's `refusal` lists (a meld's
+        cards, or a lay-off's card with the meld it would make) and return what to say: the
+        refusal, and how to choose."""
+        options: list[tuple[str, Move]] = []
+        for move in refusal.options:
+            if isinstance(move, LayOff):
+                making = deal.table[move.target].lay_off_results(move.card)[0]
+                label = f"{move.card.symbol} (making {making.symbols})"
+            else:
+                label = move.label().removeprefix("meld ")
+            options.append((render.plain(label), move))
+        self.offer(options)
+        return render.sentence_html(refusal.rule, refusal.reason, ok=False) + paragraph(
+            READING_HELP
+        )
 
     def chosen(self) -> Move | None:
         """The move of the reading chosen in the chooser (None when none is)."""

@@ -64,7 +64,17 @@ from widgets import render
 from widgets.base import KitWidget, guarded
 from widgets.links import MAX_QUERY, query_string
 from widgets.play import CLEARED
-from widgets.play_parts import HINT_BUTTONS, WIDE, WRAP, ActionBar, Board, HandPanel, HintMemory
+from widgets.play_parts import (
+    HINT_BUTTONS,
+    WIDE,
+    WRAP,
+    ActionBar,
+    Board,
+    HandPanel,
+    HintMemory,
+    one_card,
+    paragraph,
+)
 from widgets.shared import is_shown, part, show
 
 __all__ = ["NAV_BUTTONS", "PuzzleBoard", "linked_puzzle"]
@@ -109,11 +119,6 @@ def linked_puzzle(query: str | None = None) -> str | None:
         if key == "puzzle":
             return value
     return None
-
-
-def _p(text: str) -> str:
-    """A paragraph of text, escaped, with its jokers drawn."""
-    return f"<p>{render.symbols(text)}</p>"
 
 
 def _button(name: str) -> widgets.Button:
@@ -283,8 +288,7 @@ class PuzzleBoard(KitWidget):
         refusal = self._deal.explain_illegal(move, self.puzzle.seat)
         if refusal is not None and refusal.options:
             # The engine lists the readings of a plain joker: the learner picks one.
-            readings = [(render.plain(m.label().removeprefix("meld ")), m) for m in refusal.options]
-            self._offer(readings, refusal)
+            self._offer(refusal)
             return
         self._try(move)
 
@@ -299,14 +303,7 @@ class PuzzleBoard(KitWidget):
         refusal = self._deal.explain_illegal(move, self.puzzle.seat)
         if refusal is not None and refusal.options:
             # The engine lists where the joker may stand: the learner picks one end.
-            options = []
-            for option in refusal.options:
-                assert isinstance(option, LayOff)
-                making = self._deal.table[option.target].lay_off_results(option.card)[0]
-                options.append(
-                    (render.plain(f"{option.card.symbol} (making {making.symbols})"), option)
-                )
-            self._offer(options, refusal)
+            self._offer(refusal)
             return
         self._try(move)
 
@@ -328,7 +325,7 @@ class PuzzleBoard(KitWidget):
     def _on_reading(self, _button: Any = None) -> None:
         move = self.action_bar.chosen()
         if move is None:
-            self._say(_p("Choose a reading first, then click Use this reading."))
+            self._say(paragraph("Choose a reading first, then click Use this reading."))
             return
         self._try(move)
 
@@ -357,7 +354,7 @@ class PuzzleBoard(KitWidget):
         done = (
             f"Its cards are selected ({picked}): press {button}." if cards else f"Press {button}."
         )
-        self._say(_p(answer_sentence(puzzle)) + _p(done))
+        self._say(paragraph(answer_sentence(puzzle)) + paragraph(done))
 
     # -- judging a try ----------------------------------------------------------------------------
     def _answered(self, button: str) -> Move | None:
@@ -380,40 +377,29 @@ class PuzzleBoard(KitWidget):
             for toggle in self.hand_panel.toggles:
                 toggle.disabled = True
             show(self.buttons["Show answer"], False)
-            tail = _p(SEEN) if self._answer_seen else _p(SOLVED)
+            tail = paragraph(SEEN) if self._answer_seen else paragraph(SOLVED)
             self._say(sentence + tail, tone="penang-ok")
             if first_time:
                 self.solved = [*self.solved, puzzle.id]
             return
-        cleared = _p(CLEARED) if self.selected() else ""
+        cleared = paragraph(CLEARED) if self.selected() else ""
         self.hand_panel.mark([])
         show(self.buttons["Show answer"], True)
-        self._say(sentence + cleared + _p("Try again, or press Show answer."), tone="penang-no")
-
-    def _offer(self, options: Sequence[tuple[str, Move]], refusal: IllegalMove) -> None:
-        """Show the reading chooser with `options` (label, move) after the engine's refusal."""
-        self.action_bar.offer(options)
         self._say(
-            render.sentence_html(refusal.rule, refusal.reason, ok=False)
-            + _p(
-                "Choose what the joker stands for in the Joker stands for menu above this "
-                "message, then click Use this reading."
-            ),
-            tone="penang-no",
+            sentence + cleared + paragraph("Try again, or press Show answer."), tone="penang-no"
         )
 
+    def _offer(self, refusal: IllegalMove) -> None:
+        """Show the reading chooser with the readings the engine's refusal lists."""
+        self._say(self.action_bar.offer_readings(self._deal, refusal), tone="penang-no")
+
     def _one_card(self, what: str) -> Card | None:
-        cards = self.selected()
-        if len(cards) != 1:
-            self.action_bar.hide_chooser()
-            self._say(
-                _p(
-                    f"Select exactly one card of your hand to {what} (you selected "
-                    f"{len(cards)}), and choose the meld in 'Meld on table'."
-                )
-            )
-            return None
-        return cards[0]
+        card = one_card(self.selected(), what)
+        if isinstance(card, Card):
+            return card
+        self.action_bar.hide_chooser()
+        self._say(paragraph(card))
+        return None
 
     def _target(self) -> int:
         """The chosen table meld; with none, a number the engine will say does not exist."""
@@ -463,6 +449,9 @@ class PuzzleBoard(KitWidget):
         self.buttons["Next puzzle"].disabled = place + 1 == len(self.puzzles)
         show(self.buttons["Show answer"], False)
         note, self._note = self._note, ""
-        self._say(_p(note) + _p(ASK) if note else _p(ASK), tone="penang-no" if note else "")
+        self._say(
+            paragraph(note) + paragraph(ASK) if note else paragraph(ASK),
+            tone="penang-no" if note else "",
+        )
         if is_shown(self._trouble):
             self.report("")

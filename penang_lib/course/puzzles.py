@@ -57,7 +57,7 @@ from penang_lib.engine.moves import (
 )
 from penang_lib.engine.record import RecordError, from_record, to_record
 from penang_lib.engine.rules import RULE_BOOK
-from penang_lib.engine.validate import ArgumentTypeError, cut, shown
+from penang_lib.engine.validate import ArgumentTypeError, cut, join_names, shown
 
 __all__ = [
     "FORMAT",
@@ -326,12 +326,6 @@ def _table_misses(deal: Deal) -> list[str]:
     return misses
 
 
-def _joined(phrases: Sequence[str]) -> str:
-    if len(phrases) <= 1:
-        return "".join(phrases)
-    return f"{', '.join(phrases[:-1])} and {phrases[-1]}"
-
-
 def _meld_rules(meld: Meld) -> list[str]:
     rules = ["run" if meld.kind is Kind.RUN else "set"]
     if meld.jokers:
@@ -552,7 +546,7 @@ def _solve_dead_passport(deal: Deal) -> Solution | str:
     if not near:
         return "Nothing in the hand looks like a meld, so the answer is too plain to ask."
     why = (
-        f"{deal.can_play().reason} {_joined(near[:3]).capitalize()} may look promising, but "
+        f"{deal.can_play().reason} {join_names(near[:3]).capitalize()} may look promising, but "
         "a meld needs three cards."
     )
     return Solution(
@@ -617,7 +611,7 @@ def _solve_dead(deal: Deal) -> Solution | str:
     near = _near_melds(deal.hand())
     if not misses and not near:
         return "Nothing in the hand looks playable, so the answer is too plain to ask."
-    hint = misses[0] if misses else f"{_joined(near[:3]).capitalize()} make no meld."
+    hint = misses[0] if misses else f"{join_names(near[:3]).capitalize()} make no meld."
     why = f"{deal.can_play().reason} For instance: {hint}"
     rules = (
         ("dead", "lay-off", "swap") if any(m.jokers for m in deal.table) else ("dead", "lay-off")
