@@ -339,8 +339,9 @@ def turn_lines(review: TurnReview) -> list[str]:
     else:
         reasons = [w for w, m in zip(review.careful.whys, review.careful.moves, strict=True) if w]
         # The first reason is the decision; "end the turn" reasons repeat the one-action rule.
-        said = list(dict.fromkeys(reasons))
-        lines.append("The careful bot would have played otherwise. Its reason: " + " ".join(said))
+        # Each bot reason starts with the bot's name ("Careful: ..."), said once here.
+        said = [_sentence(w.removeprefix(CAREFUL_PREFIX)) for w in dict.fromkeys(reasons)]
+        lines.append("The careful bot would have played otherwise. Its reasons: " + " ".join(said))
         lines.append(_difference(review))
     if review.extra:
         lines.append(
@@ -697,6 +698,15 @@ def link_sentence(code: str, page: str = REVIEW_PAGE) -> str:
             f"than the {MAX_LINK} a link can safely hold, so no link is shown."
         )
     return "Copy this link to open this review again, on this computer or another:"
+
+
+CAREFUL_PREFIX: Final = "Careful: "
+"""How the careful bot's reasons begin (`bots.CarefulBot`)."""
+
+
+def _sentence(text: str) -> str:
+    """`text` with its first letter made a capital, as a sentence starts."""
+    return text[:1].upper() + text[1:]
 
 
 def _broken(why: str) -> ReviewLinkError:

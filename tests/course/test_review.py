@@ -138,7 +138,12 @@ def test_a_different_turn_gives_the_bots_reason_and_the_cards_and_points_for_bot
     turn = Review(deal, SEAT).turn(0)
     assert not turn.same and turn.yours.actions > 1 and turn.careful.actions == 1
     lines = turn_lines(turn)
-    assert turn.careful.whys[0] in lines[0]
+    # The bot's first reason, said once without the bot's name in front ("Careful: ...").
+    first = turn.careful.whys[0]
+    assert first.startswith("Careful: ")
+    reason = first.removeprefix("Careful: ")
+    assert f"Its reasons: {reason[0].upper()}{reason[1:]}" in lines[0]
+    assert "Careful:" not in lines[0]
     assert f"{turn.careful.cards} cards worth {turn.careful.points} points" in lines[1]
     assert f"you hold {turn.yours.cards} worth {turn.yours.points}" in lines[1]
     assert any("actions in this turn, where one keeps you alive" in line for line in lines)
