@@ -126,7 +126,16 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "widgets": (
         ("penang_lib", "widgets"),
-        ("ipywidgets", "anywidget", "traitlets", "IPython", "pandas", "matplotlib", "voila"),
+        (
+            "ipywidgets",
+            "anywidget",
+            "traitlets",
+            "IPython",
+            "pandas",
+            "matplotlib",
+            "voila",
+            "websockets",
+        ),
     ),
 }
 NOT_FOR_WIDGETS = ("penang_lib.site", "penang_lib.cli")

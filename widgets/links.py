@@ -1,16 +1,20 @@
 """Deep links: a page address such as `07_whole_deal.ipynb?seed=5&step=12` opens the stepper on
 that deal at that step (also `players` and `bots`).
 
-The query string is read with `voila.utils.get_query_string()`, which works both when the kernel
-starts on request and when it was preheated before the request came. Anything that cannot be
+The query string is read the way `voila.utils.get_query_string()` reads it, which works both when
+the kernel starts on request and when it was preheated before the request came (see
+`query_string`). Anything that cannot be
 used (letters for a number, a step past the end, a seed out of range, an unknown bot, an unknown
 key) is left out, the default is used instead, and one sentence says what was ignored.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
@@ -46,18 +50,51 @@ class DealLink:
     ignored: tuple[str, ...] = field(default=())
 
 
-def query_string() -> str:
-    """This page's query string under Voila ("" in a plain notebook or a test)."""
-    if os.environ.get("VOILA_PREHEAT", "False") == "False":
-        # Started on request (or no Voila at all): the query string is in the environment,
-        # and importing voila (seconds) is not needed to read it.
-        return os.environ.get("QUERY_STRING", "")
-    try:
-        from voila.utils import get_query_string  # a preheated kernel: wait for the request
+REQUEST_TIMEOUT = 5.0
+"""Seconds a preheated kernel waits to reach Voila's request-info socket (as Voila's own helper)."""
 
-        return str(get_query_string() or "")
-    except Exception:  # no request to read after all: the defaults apply
-        return ""
+
+def query_string() -> str:
+    """This page's query string under Voila ("" in a plain notebook or a test).
+
+    A kernel started on request finds it in its environment. A preheated kernel ran the lesson
+    before any request: it waits for the request's details on Voila's socket for them,
+    `ws://VOILA_APP_IP:VOILA_APP_PORT{VOILA_WS_BASE_URL}voila/query/VOILA_KERNEL_ID`, as
+    `voila.utils.wait_for_request` does, and puts them in its environment. Importing
+    `voila.utils` for that would load the Jupyter server into every such kernel (about 47 MB):
+    only the `websockets` client is loaded here."""
+    if os.environ.get("VOILA_PREHEAT", "False") != "False":
+        try:
+            os.environ.update(_request_info())
+        except Exception:  # no request to read after all: the defaults apply
+            return ""
+    return os.environ.get("QUERY_STRING", "")
+
+
+def _request_info() -> dict[str, str]:
+    """The details of the request that took this preheated kernel (its CGI-style variables)."""
+    env = os.environ
+    server_url = env.get("VOILA_SERVER_URL", "/")
+    base = env.get("VOILA_WS_BASE_URL", server_url)
+    url = (
+        f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+        f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID')}"
+    )
+    found: dict[str, str] = {}
+
+    async def receive() -> None:
+        import websockets  # only where a preheated kernel needs it
+
+        async with websockets.connect(url, open_timeout=REQUEST_TIMEOUT) as socket:
+            message = await socket.recv()
+        info = json.loads(message)
+        found.update({str(k): str(v) for k, v in info.items()})
+
+    # The kernel's own event loop is running: the wait gets a loop of its own, in a thread.
+    worker = threading.Thread(target=lambda: asyncio.run(receive()))
+    worker.start()
+    worker.join()
+    return found
 
 
 def _whole(text: str) -> int | None:

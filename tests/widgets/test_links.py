@@ -158,3 +158,60 @@ def test_a_link_applied_later_changes_the_deal_in_the_same_widgets() -> None:
     with pytest.raises(ValueError):
         stepper.show_deal(play_deal(9), step=10**6)
     assert stepper.deal.move_stack == play_deal(8).move_stack[:2]  # unchanged
+
+
+# -- the query string of a preheated kernel --------------------------------------------------------
+PREHEATED = r"""
+import asyncio, json, os, sys, threading
+from websockets.asyncio.server import serve
+
+asked = []
+
+async def answer(connection):
+    asked.append(connection.request.path)
+    await connection.send(json.dumps({"QUERY_STRING": "seed=5&step=3", "SCRIPT_NAME": "/x"}))
+
+async def main(ready):
+    async with serve(answer, "127.0.0.1", 0) as server:
+        os.environ["VOILA_APP_PORT"] = str(server.sockets[0].getsockname()[1])
+        ready.set()
+        await asyncio.sleep(30)
+
+ready = threading.Event()
+threading.Thread(target=lambda: asyncio.run(main(ready)), daemon=True).start()
+ready.wait()
+os.environ.update({"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1", "VOILA_SERVER_URL": "/"})
+from widgets.links import query_string
+print(json.dumps([query_string(), asked, os.environ["SCRIPT_NAME"], "voila.utils" in sys.modules]))
+"""
+
+
+def test_a_preheated_kernel_waits_for_its_request_without_loading_voila() -> None:
+    """The request's details come from Voila's socket for this kernel, as Voila's own helper
+    gets them, and the Jupyter server that `voila.utils` would load stays out of the kernel."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", PREHEATED], capture_output=True, text=True, timeout=60, check=True
+    )
+    query, asked, script, voila_loaded = json.loads(done.stdout.splitlines()[-1])
+    assert query == "seed=5&step=3"
+    assert asked == ["/voila/query/k-1"]
+    assert script == "/x"  # every detail is put in the environment, as Voila does
+    assert voila_loaded is False
+
+
+def test_a_preheated_kernel_with_no_request_to_read_uses_the_defaults() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import os; os.environ.update({'VOILA_PREHEAT': 'True', 'VOILA_APP_PORT': '9',"
+        " 'VOILA_KERNEL_ID': 'k'}); os.environ.pop('QUERY_STRING', None)\n"
+        "from widgets.links import query_string; print(repr(query_string()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "''"
