@@ -51,7 +51,7 @@ from penang_lib.engine.bots import (
     play_move,
     play_until,
 )
-from penang_lib.engine.cards import Card, read_cards
+from penang_lib.engine.cards import Card
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.events import Event
 from penang_lib.engine.explain import (
@@ -257,11 +257,7 @@ class PlayTable(KitWidget):
     def select(self, text: str) -> None:
         """Select exactly the toggles of the given cards (e.g. "5H 6H JK"); a card the learner
         does not hold raises ValueError."""
-        cards = [c.plain for c in read_cards(text, "select")]
-        missing = self.hand_panel.mark(cards)
-        if missing is not None:
-            self.hand_panel.mark([])
-            raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
+        self.hand_panel.select(text)
 
     def selected(self) -> list[Card]:
         """The cards of the selected toggles, in display order."""

@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib.data import tables
-from penang_lib.engine.cards import Card, card_classes
+from penang_lib.engine.cards import Card, card_classes, read_cards
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOff, Move, Swap
 from widgets import render
@@ -168,6 +168,16 @@ class HandPanel:
     def selected(self) -> list[Card]:
         """The cards of the selected toggles, in display order."""
         return [c for c, t in zip(self._cards, self.toggles, strict=False) if t.value]
+
+    def select(self, text: str) -> None:
+        """Select exactly the toggles of the given cards (e.g. "5H 6H JK"), as the learner's
+        clicks would; a card not in the hand (or not that often) raises ValueError and leaves
+        nothing selected."""
+        cards = [c.plain for c in read_cards(text, "select")]
+        missing = self.mark(cards)
+        if missing is not None:
+            self.mark([])
+            raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
 
     def mark(self, cards: Sequence[Card]) -> Card | None:
         """Select the toggles of `cards` (each copy once) and no other; return a card not found."""

@@ -46,14 +46,13 @@ from penang_lib.course.puzzles import (
     judge,
 )
 from penang_lib.data import tables
-from penang_lib.engine.cards import Card, read_cards
+from penang_lib.engine.cards import Card
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.explain import seat_status, turn_status
 from penang_lib.engine.moves import (
     DeclareDead,
     DeclareGame,
     EndTurn,
-    IllegalMove,
     LayOff,
     MeldMove,
     Move,
@@ -232,11 +231,7 @@ class PuzzleBoard(KitWidget):
     def select(self, text: str) -> None:
         """Select exactly the toggles of the given cards (e.g. "5H 6H JK"), as a learner's clicks
         would; a card not in the hand raises ValueError."""
-        cards = [c.plain for c in read_cards(text, "select")]
-        missing = self.hand_panel.mark(cards)
-        if missing is not None:
-            self.hand_panel.mark([])
-            raise ValueError(f"{missing.symbol} is not (or not that often) in your hand")
+        self.hand_panel.select(text)
 
     def selected(self) -> list[Card]:
         """The cards of the selected toggles, in display order."""
@@ -284,13 +279,7 @@ class PuzzleBoard(KitWidget):
     # -- callbacks --------------------------------------------------------------------------------
     @guarded
     def _on_meld(self, _button: Any = None) -> None:
-        move = self._answered("Meld") or MeldMove(tuple(self.selected()))
-        refusal = self._deal.explain_illegal(move, self.puzzle.seat)
-        if refusal is not None and refusal.options:
-            # The engine lists the readings of a plain joker: the learner picks one.
-            self._offer(refusal)
-            return
-        self._try(move)
+        self._judge_or_offer(self._answered("Meld") or MeldMove(tuple(self.selected())))
 
     @guarded
     def _on_lay_off(self, _button: Any = None) -> None:
@@ -300,12 +289,7 @@ class PuzzleBoard(KitWidget):
             if card is None:
                 return
             move = LayOff(self._target(), card)
-        refusal = self._deal.explain_illegal(move, self.puzzle.seat)
-        if refusal is not None and refusal.options:
-            # The engine lists where the joker may stand: the learner picks one end.
-            self._offer(refusal)
-            return
-        self._try(move)
+        self._judge_or_offer(move)
 
     @guarded
     def _on_swap(self, _button: Any = None) -> None:
@@ -389,9 +373,14 @@ class PuzzleBoard(KitWidget):
             sentence + cleared + paragraph("Try again, or press Show answer."), tone="penang-no"
         )
 
-    def _offer(self, refusal: IllegalMove) -> None:
-        """Show the reading chooser with the readings the engine's refusal lists."""
-        self._say(self.action_bar.offer_readings(self._deal, refusal), tone="penang-no")
+    def _judge_or_offer(self, move: Move) -> None:
+        """Judge `move`, unless it holds a plain joker the engine reads more than one way (a meld,
+        or a lay-off at either end): then the learner picks the reading first."""
+        refusal = self._deal.explain_illegal(move, self.puzzle.seat)
+        if refusal is not None and refusal.options:
+            self._say(self.action_bar.offer_readings(self._deal, refusal), tone="penang-no")
+            return
+        self._try(move)
 
     def _one_card(self, what: str) -> Card | None:
         card = one_card(self.selected(), what)
