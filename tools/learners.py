@@ -18,7 +18,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any, TypeVar
@@ -30,6 +30,8 @@ from tornado.websocket import WebSocketClientConnection, websocket_connect
 T = TypeVar("T")
 KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
 LOCAL = ("127.0.0.1", "localhost")
+ASSET_CONNECTIONS = 6
+"""How many requests a browser has open at once to one server over HTTP/1.1."""
 CONTROL_VERSION = "1.0.0"
 """The widget control protocol of ipywidgets 8 (`request_states` on `jupyter.widget.control`)."""
 
@@ -82,6 +84,12 @@ class Learner:
     kernel_id: str = ""
     html: str = ""
     load_seconds: float = 0.0
+    asset_seconds: float = 0.0
+    """Of `load_seconds`: fetching the page's scripts, styles and fonts (`open(assets=...)`)."""
+    socket_seconds: float = 0.0
+    """Of `load_seconds`: the kernel's websocket, its kernel info and every widget's state."""
+    asset_bytes: int = 0
+    """What the assets weighed on the wire (compressed, where the server compressed them)."""
     _socket: WebSocketClientConnection | None = None
     _reader: asyncio.Task[None] | None = None
     _updates: asyncio.Queue[tuple[float, str, dict[str, Any]]] | None = None
@@ -130,8 +138,43 @@ class Learner:
         self._keep_cookies(reply.headers)
         return reply.code, reply.body.decode("utf-8", "replace")
 
-    async def open(self, path: str) -> None:
-        """Load a page and connect to its kernel; the widgets' states are then in `models`."""
+    async def fetch_asset(self, path: str, client: AsyncHTTPClient | None = None) -> int:
+        """GET a script, style or font as a browser does (accepting gzip, and leaving it
+        compressed: a browser unpacks it on its own device); the bytes on the wire."""
+        request = HTTPRequest(
+            self.base + path.lstrip("/"),
+            headers={"Cookie": self._cookie_header(), "Accept-Encoding": "gzip"},
+            request_timeout=self.timeout,
+            decompress_response=False,
+        )
+        try:
+            reply = await (client or AsyncHTTPClient()).fetch(request)
+        except HTTPClientError as error:
+            raise PageError(f"{path} answered {error.code}") from None
+        return len(reply.body)
+
+    async def fetch_assets(
+        self, paths: Sequence[str], connections: int = ASSET_CONNECTIONS
+    ) -> None:
+        """Fetch `paths` over at most `connections` at a time, as a browser does per server
+        (a client of this learner's own: tornado's shared one allows 10 for the whole loop)."""
+        todo = list(paths)
+        client = AsyncHTTPClient(force_instance=True, max_clients=connections)
+
+        async def worker() -> None:
+            while todo:
+                weight = await self.fetch_asset(todo.pop(0), client)
+                self.asset_bytes += weight
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(min(connections, len(todo)))))
+        finally:
+            client.close()
+
+    async def open(self, path: str, assets: Sequence[str] = ()) -> None:
+        """Load a page, fetch its `assets` (what a browser fetches for it: see
+        `tools.load.browser_assets`), connect to its kernel and ask for its kernel info, as the
+        page's script does; the widgets' states are then in `models`."""
         start = time.perf_counter()
         status, self.html = await self.fetch(path)
         if status != 200:
@@ -140,9 +183,24 @@ class Learner:
         if found is None:
             raise PageError(f"{path} names no kernel")
         self.kernel_id = found.group(1)
+        fetched = time.perf_counter()
+        await self.fetch_assets(assets)
+        connecting = time.perf_counter()
+        self.asset_seconds = connecting - fetched
         await self.connect(self.kernel_id)
+        await self.kernel_info()
         await self.request_states()
         self.load_seconds = time.perf_counter() - start
+        self.socket_seconds = time.perf_counter() - connecting
+
+    async def kernel_info(self) -> None:
+        """Ask for the kernel's info and wait for the reply, as the page does once connected."""
+        msg_id = self.send("kernel_info_request", {})
+        deadline = time.monotonic() + self.timeout
+        while not any(r.get("parent_header", {}).get("msg_id") == msg_id for r in self.replies):
+            if time.monotonic() > deadline:
+                raise PageError("the kernel did not answer its kernel info in time")
+            await asyncio.sleep(0.01)
 
     # -- the kernel's websocket ------------------------------------------------------------------
     async def connect(self, kernel_id: str) -> None:

@@ -96,10 +96,17 @@ class Server:
             self.process.kill()
 
 
-def start(command: Sequence[str], port: int, cwd: Path = ROOT) -> Server:
+def start(
+    command: Sequence[str], port: int, cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> Server:
     """Start a server command listening on `port`; its output is collected in `log`."""
     process = subprocess.Popen(
-        list(command), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        list(command),
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     server = Server(f"http://127.0.0.1:{port}/", process)
 
@@ -112,9 +119,12 @@ def start(command: Sequence[str], port: int, cwd: Path = ROOT) -> Server:
     return server
 
 
-def start_site(pool: int = 1, port: int | None = None, extra: Sequence[str] = ()) -> Server:
+def start_site(
+    pool: int = 1, port: int | None = None, extra: Sequence[str] = (), root: Path = ROOT
+) -> Server:
     """`penang-rummy serve` on a free port, with `extra` options (not yet ready: see
-    `wait_ready`)."""
+    `wait_ready`). `root` is the checkout whose kit it serves (another one, such as an older
+    revision in a git worktree, is put first on the path of the server and its kernels)."""
     port = port or free_port()
     command = [
         sys.executable,
@@ -128,7 +138,11 @@ def start_site(pool: int = 1, port: int | None = None, extra: Sequence[str] = ()
         str(pool),
         *extra,
     ]
-    return start(command, port)
+    if root == ROOT:
+        return start(command, port)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
+    return start(command, port, cwd=root, env=env)
 
 
 def site_ready(server: Server) -> bool:

@@ -428,15 +428,16 @@ def _wake() -> None:
 
 def class_pools(default_size: int) -> dict[str, int]:
     """Pool size per lesson: `default_size` each, and the class size (`serve --class N`, read
-    from the environment `penang_lib.site.serve.voila_env` writes) for the class's lessons."""
-    from penang_lib.site.serve import CLASS_ENV, CLASS_LESSONS_ENV
+    from the environment `penang_lib.site.serve.voila_env` writes) and `CLASS_SPARE` more for
+    the class's lessons."""
+    from penang_lib.site.serve import CLASS_ENV, CLASS_LESSONS_ENV, CLASS_SPARE
 
     sizes = {"default": default_size}
     size = os.environ.get(CLASS_ENV, "")
     if size.isdigit() and int(size) > 0:
         for lesson in os.environ.get(CLASS_LESSONS_ENV, "").split(","):
             if lesson:
-                sizes[lesson] = int(size)
+                sizes[lesson] = int(size) + CLASS_SPARE
     return sizes
 
 

@@ -44,12 +44,19 @@ SITE = package_folder("penang_lib.site", "jupyter")
 """The site's Jupyter data folder: Voila's config file (`voila.py`) and our template
 (`voila/templates/penang`)."""
 TEMPLATE = "penang"
+APP = "penang_lib.site.app"
+"""The module that runs Voila for the site: Voila's application with compressed, cached static
+files (`penang_lib.site.app.SiteVoila`)."""
 DEFAULT_PORT = 8866
 DEFAULT_IP = "127.0.0.1"
 CLASS_ENV = "PENANG_CLASS"
 """`serve --class N`: the kernel pools (`penang_lib.site.patches`) read N and the class's lessons
 from these variables."""
 CLASS_LESSONS_ENV = "PENANG_CLASS_LESSONS"
+CLASS_SPARE = 2
+"""Kernels a class's lesson keeps beyond one per learner: the teacher's own tab, checking the
+page before the class, and a learner's reload then never leave a learner waiting for a kernel
+to start (issue 22)."""
 _SEGMENT = re.compile(r"(?:[A-Za-z0-9\-_.~@]|%[0-9A-Fa-f]{2})+")
 """One part of a URL prefix: what JupyterHub makes of a user name (quoted, keeping @ and ~)."""
 KERNEL_MB = 110
@@ -248,7 +255,7 @@ def voila_command(
     command = [
         sys.executable,
         "-m",
-        "voila",
+        APP,
         str(LESSONS),
         f"--Voila.config_file_paths={SITE}",
         f"--VoilaConfiguration.template={TEMPLATE}",
@@ -306,10 +313,11 @@ def total_memory_mb() -> int | None:
 
 def class_plan(class_size: int, lessons: Sequence[str], pool: int = 1) -> str:
     """What `serve --class` keeps ready, and about what it costs in memory."""
-    kernels = class_size * len(lessons) + pool * (len(catalogue()) - len(lessons))
+    kernels = (class_size + CLASS_SPARE) * len(lessons) + pool * (len(catalogue()) - len(lessons))
     need = kernels * KERNEL_MB
     text = (
-        f"Preparing for a class of {class_size}: {class_size} kernel(s) ready for "
+        f"Preparing for a class of {class_size}: {class_size} kernel(s) and {CLASS_SPARE} "
+        f"spare ready for "
         f"{', '.join(lessons)}, {kernels} kernels in all, about {need / 1024:.1f} GB of memory"
     )
     total = total_memory_mb()
@@ -420,7 +428,7 @@ def serve(
         f"Serving the Penang Rummy lessons on http://{ip}:{port}{prefix} (Ctrl-C stops)",
         flush=True,
     )
-    # `python -m voila` looks in the working directory first: run from the lessons' folder,
+    # `python -m` looks in the working directory first: run from the lessons' folder,
     # where no file can be taken for a module (SITE's voila.py would be, from inside SITE).
     os.chdir(LESSONS)
     os.execve(command[0], command, voila_env(class_size=class_size, lessons=chosen))

@@ -57,6 +57,11 @@ def _extension_scripts(names: list[str]) -> list[str]:
     return paths
 
 
+def extension_files(names: list[str]) -> list[str]:
+    """The scripts of these extensions, as paths under `voila/labextensions/` (no query)."""
+    return [path.split("?", 1)[0] for path in _extension_scripts(names)]
+
+
 def puzzles_total() -> int:
     """How many puzzles the site ships (the landing page's "puzzles solved: N of TOTAL")."""
     return len(shipped_puzzles())

@@ -42,6 +42,7 @@ from traitlets.config.loader import PyFileConfigLoader
 from penang_lib.cli import build_parser
 from penang_lib.site import proxy
 from penang_lib.site.serve import (
+    APP,
     KERNEL_MB,
     LESSONS,
     SITE,
@@ -563,7 +564,7 @@ def test_behind_a_jupyter_server_penang_is_the_landing_page(jupyter: Jupyter) ->
         f"{jupyter.base_url}{proxy.NAME}/"
     }
     # The site runs as our own `serve`: our settings, on 127.0.0.1, under the proxied path.
-    (voila,) = [p for p in jupyter.site_processes() if "voila" in p.cmdline()[1:3]]
+    (voila,) = [p for p in jupyter.site_processes() if APP in p.cmdline()[1:3]]
     arguments = voila.cmdline()
     assert f"--Voila.base_url={jupyter.base_url}{proxy.NAME}/" in arguments
     assert "--Voila.ip=127.0.0.1" in arguments and f"--Voila.config_file_paths={SITE}" in arguments

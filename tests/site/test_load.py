@@ -8,10 +8,14 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
+from benchmarks import load
+from benchmarks.load import Teacher
+from penang_lib.site.serve import catalogue
 from tools.learners import run_sync
 from tools.load import Outcome, class_arrives, close_pages, kernel_processes, niced
 from tools.site_runner import Server, wait_idle
@@ -57,3 +61,59 @@ def test_browser_learners_run_at_the_niceness_asked(tmp_path: Path, niceness: in
         check=True,
     ).stdout.split(maxsplit=1)
     assert shown == [str(min(19, os.nice(0) + niceness)), "['a b', 'c']\n"]
+
+
+def test_a_small_class_arrives_presses_next_fast_and_leaves(site: Server) -> None:
+    """Issue 22's first class at CI size: the teacher's tab open first, then learners who fetch
+    what the browser fetched, press Next a line's reading apart, and close their tabs."""
+    wait_idle(site)
+    teacher = Teacher(site)
+    try:
+        assets = teacher.open(load.FIRST)
+        visits = run_sync(
+            load.arrive_and_leave(
+                site.url, [(load.FIRST, assets)], LEARNERS, 1.0, CLICKS, load.FAST, 120
+            )
+        )
+    finally:
+        teacher.close()
+    assert any("/labextensions/" in a for a in assets) and any(".css" in a for a in assets)
+    for outcome, learner in visits:
+        assert outcome.errors == []
+        assert len(outcome.nexts) == CLICKS
+        assert 0 < learner.asset_bytes < sum(asset_sizes(site, assets))  # sent compressed
+        assert outcome.shutdowns == [204]
+    closed = {k for o, _ in visits for k in o.kernels}
+    assert len(closed) == LEARNERS
+    assert load.still_running(site, closed, wait=30) == set()
+
+
+def test_two_small_classes_on_two_lessons_leave_no_kernel_behind(site: Server) -> None:
+    wait_idle(site)
+    teacher = Teacher(site)
+    try:
+        lessons = [(load.FIRST, teacher.open(load.FIRST)), (load.SECOND, teacher.open(load.SECOND))]
+        visits = run_sync(load.arrive_and_leave(site.url, lessons, 2, 1.0, 2, (0.2, 0.5), 120))
+    finally:
+        teacher.close()
+    assert [o.errors for o, _ in visits] == [[]] * 4
+    assert sorted(len(o.nexts) for o, _ in visits) == [2] * 4
+    closed = {k for o, _ in visits for k in o.kernels}
+    assert len(closed) == 4
+    assert load.still_running(site, closed, wait=30) == set()
+
+
+def test_the_memory_of_each_lessons_kernel_is_measured(site: Server) -> None:
+    wait_idle(site)
+    figures = load.lesson_memory(site, 120)
+    assert sorted(figures) == sorted(lesson["file"][:2] for lesson in catalogue())
+    assert all(mb > 20 for mb in figures.values())  # a real kernel, found and measured
+
+
+def asset_sizes(site: Server, assets: list[str]) -> list[int]:
+    """Each asset's size as sent to a client that does not accept gzip."""
+    sizes = []
+    for path in assets:
+        with urllib.request.urlopen(site.url + path, timeout=30) as reply:
+            sizes.append(len(reply.read()))
+    return sizes

@@ -1,0 +1,140 @@
+"""The site's Voila application: Voila's own, with what a class's arrival needs from the server
+(`python -m penang_lib.site.app`, started by `penang-rummy serve` in place of `python -m voila`).
+
+A lesson page makes a browser fetch about 100 scripts, styles and fonts, 6 MB in all, which
+stock Voila sends uncompressed and (for the extensions' scripts) revalidates on every page.
+Thirty learners arriving at once then wait on 180 MB leaving one server process. `SiteVoila`
+is a subclass of Voila's application class (traitlets' way of extending an application; the
+flags and the config file are read as for Voila) that changes two things, issue 22:
+
+- **Compression**: every static file is sent gzipped to a browser that accepts it, compressed
+  once and kept in memory (`Precompressed`): the server then spends no CPU per learner on it.
+  Pages and API answers are gzipped as they are sent (tornado's `GZipContentEncoding`), since
+  each is made for its request.
+- **Cache lifetimes**: the extensions' scripts whose names carry their content's hash are
+  cached by the browser for a year (`static_immutable_cache`, a setting jupyter_server's file
+  handler reads): the next lesson's page fetches none of them again.
+
+What it relies on of Voila's is listed in `RELIES` and checked at start-up; if Voila has changed,
+the site starts without these changes, with a warning in the log.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from typing import Any, ClassVar
+
+from tornado.web import GZipContentEncoding, StaticFileHandler
+from voila.app import Voila
+
+from penang_lib.site.patches import TESTED_VOILA, Target, _problems, voila_version
+
+COMPRESSIBLE = re.compile(r"\.(js|css|html|json|svg|map|txt)$")
+"""Files worth compressing (fonts and pictures are compressed already)."""
+HASHED = re.compile(r"/static/(?:[0-9]+\.|remoteEntry\.)[0-9a-f]{8,}\.js$")
+"""An extension's script whose name carries its content's hash: it never changes."""
+
+RELIES: tuple[Target, ...] = (
+    Target("voila.app:Voila.init_handlers", ("self",)),
+    Target("voila.app:Voila.listen", ("self",)),
+    Target("voila.static_file_handler:MultiStaticFileHandler"),
+    Target("voila.static_file_handler:TemplateStaticFileHandler"),
+    Target("jupyter_server.base.handlers:FileFindHandler.set_headers", ("self",)),
+    Target("tornado.web:StaticFileHandler.get_content_size", ("self",)),
+    Target("tornado.web:StaticFileHandler.get", ("self", "path", "include_body")),
+)
+"""What `SiteVoila` builds on: Voila's handler list and listen step, its static handlers, and
+tornado's static file handler (which asks `get_content_size` and `get_content` for the body)."""
+
+
+class Precompressed(StaticFileHandler):
+    """A static file handler that sends a file gzipped when the browser accepts it (and asks
+    for no byte range), compressing each file once per version (path, size, time)."""
+
+    _gzipped: ClassVar[dict[tuple[str, int, float], bytes]] = {}
+
+    def set_headers(self) -> None:
+        super().set_headers()
+        self.set_header("Vary", "Accept-Encoding")
+        body = self._compressed()
+        if body is None:
+            return
+        self.set_header("Content-Encoding", "gzip")
+        etag = self._headers.get("Etag")
+        if etag:  # another representation of the file: another tag
+            self.set_header("Etag", etag.rstrip('"') + '-gz"')
+        self.get_content_size = lambda: len(body)  # type: ignore[method-assign]
+        self.get_content = lambda *_args: body  # type: ignore[method-assign, assignment]
+
+    def _compressed(self) -> bytes | None:
+        path = self.absolute_path
+        if (
+            not path
+            or not COMPRESSIBLE.search(path)
+            or "gzip" not in self.request.headers.get("Accept-Encoding", "")
+            or "Range" in self.request.headers
+        ):
+            return None
+        found = os.stat(path)
+        key = (path, found.st_size, found.st_mtime)
+        if key not in self._gzipped:
+            with open(path, "rb") as file:
+                self._gzipped[key] = gzip.compress(file.read(), 6, mtime=0)
+        return self._gzipped[key]
+
+
+def compressed(handler: type[Any]) -> type[Any]:
+    """`handler` (a static file handler of Voila's) sending gzipped files (`Precompressed`)."""
+    return type(f"Compressed{handler.__name__}", (Precompressed, handler), {})
+
+
+class SiteVoila(Voila):  # type: ignore[misc]
+    """Voila's application with compressed, cached static files (see the module's docstring)."""
+
+    def init_handlers(self) -> list[Any]:
+        handlers: list[Any] = super().init_handlers()
+        self._site_changes = not _problems(RELIES)
+        if not self._site_changes:
+            self.log.warning(
+                "Penang site: static files are sent uncompressed: %s (installed Voila %s; "
+                "tested on voila%s)",
+                "; ".join(_problems(RELIES)),
+                voila_version(),
+                TESTED_VOILA,
+            )
+            return handlers
+        out = []
+        for route in handlers:
+            pattern, handler, *rest = route
+            if isinstance(handler, type) and issubclass(handler, StaticFileHandler):
+                handler = compressed(handler)
+            out.append((pattern, handler, *rest))
+        return out
+
+    def listen(self) -> None:
+        if getattr(self, "_site_changes", False):
+            self.app.add_transform(GZipContentEncoding)
+            self.app.settings["static_immutable_cache"] = immutable_scripts(self)
+        super().listen()
+
+
+def immutable_scripts(app: Any) -> list[str]:
+    """The URL paths of the extensions' scripts whose names carry their hash (`HASHED`)."""
+    from jupyter_server.utils import url_path_join
+
+    from penang_lib.site.settings import EXTENSIONS, extension_files
+
+    base = url_path_join(app.server_url or app.base_url, "voila/labextensions")
+    return [
+        url_path_join(base, path)
+        for path in extension_files(EXTENSIONS)
+        if HASHED.search("/" + path)
+    ]
+
+
+main = SiteVoila.launch_instance
+
+if __name__ == "__main__":
+    main()
