@@ -39,6 +39,7 @@ from penang_lib.site.serve import catalogue
 from tools.site_runner import (
     CHROMIUM_ARGS,
     NO_CHROMIUM,
+    ROOT,
     chromium_path,
     free_port,
     start,
@@ -175,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
         default="all",
         help="time page loads, click round trips, or both (default: both)",
     )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose site is measured (default this one; e.g. a git worktree of an "
+        "older revision, to compare before and after)",
+    )
     args = parser.parse_args(argv)
     loads = args.loads if args.part != "clicks" else 0
     clicks = min(args.clicks, MAX_CLICKS) if args.part != "loads" else 0
@@ -209,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             port,
             cwd=folder,
         )
-        site = start_site(pool=1)
+        site = start_site(pool=1, root=args.root)
         try:
             wait_ready(stock, set())
             wait_ready(site, set(lessons))

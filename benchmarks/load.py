@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil  # type: ignore[import-untyped]
+
 from penang_lib.site.serve import catalogue
 from tools.learners import Learner, run_sync
 from tools.load import (
@@ -142,6 +144,35 @@ class Teacher:
             self.browser = None
 
 
+@dataclass
+class CpuClock:
+    """CPU seconds spent from now on by the server's process, its running kernels, and this
+    program (the learners' side), to tell which one a figure waits on."""
+
+    server: Server
+    start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        self.start = self._now()
+
+    def _now(self) -> tuple[float, float, float]:
+        def cpu(process: psutil.Process) -> float:
+            try:
+                times = process.cpu_times()
+                return float(times.user + times.system)
+            except psutil.Error:
+                return 0.0
+
+        server = psutil.Process(self.server.process.pid)
+        kernels = sum(cpu(p) for p in kernel_processes(self.server).values())
+        return cpu(server), kernels, cpu(psutil.Process())
+
+    def spent(self) -> str:
+        now = self._now()
+        server, kernels, learners = (b - a for a, b in zip(self.start, now, strict=True))
+        return f"server {server:.1f} s, kernels {kernels:.1f} s, learners {learners:.1f} s"
+
+
 def reader(number: int, pace: tuple[float, float]) -> Think:
     rng = random.Random(number)
 
@@ -218,10 +249,13 @@ async def arrive_and_leave(
     clicks: int,
     pace: tuple[float, float],
     timeout: float,
+    between: Callable[[], object] | None = None,
 ) -> list[tuple[Outcome, Learner]]:
-    """`arrive`, then every learner closes their tab (the page-close shutdown of its kernel),
-    on the same event loop as their sockets."""
+    """`arrive`, call `between`, then every learner closes their tab (the page-close shutdown
+    of its kernel), on the same event loop as their sockets."""
     visits = await arrive(base, lessons, learners, spread, clicks, pace, timeout)
+    if between is not None:
+        between()
     await close_pages([(outcome, [learner]) for outcome, learner in visits])
     return visits
 
@@ -250,8 +284,19 @@ def one_class(root: Path, learners: int, spread: float, clicks: int, timeout: fl
     try:
         figures.details.append(f"site ready in {time.perf_counter() - began:.0f} s")
         assets = teacher.open(FIRST)
+        clock = CpuClock(server)
+        spent: list[str] = []
         visits = run_sync(
-            arrive_and_leave(server.url, [(FIRST, assets)], learners, spread, clicks, FAST, timeout)
+            arrive_and_leave(
+                server.url,
+                [(FIRST, assets)],
+                learners,
+                spread,
+                clicks,
+                FAST,
+                timeout,
+                between=lambda: spent.append(clock.spent()),
+            )
         )
         outcomes = [outcome for outcome, _ in visits]
         pages = [learner for _, learner in visits if learner.kernel_id]
@@ -269,6 +314,7 @@ def one_class(root: Path, learners: int, spread: float, clicks: int, timeout: fl
             "  of which the websocket, kernel info and widget states: "
             + summary([p.socket_seconds for p in pages]),
             f"Next, {FAST[0]}-{FAST[1]} s between presses: {summary(nexts, 1000, 'ms', 0)}",
+            f"CPU time while the class came and pressed Next: {spent[0]}",
         ]
         teacher.close()
         memory = lesson_memory(server, timeout)
@@ -400,6 +446,11 @@ def main(argv: list[str] | None = None) -> int:
         default=BEFORE,
         help=f"the revision measured as 'before' (default {BEFORE}; 'none' for this site only)",
     )
+    parser.add_argument(
+        "--only",
+        choices=["one", "two"],
+        help="one scenario only: one class, or two classes (default both)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.learners <= 40:
         parser.error("--learners is a number from 1 to 40")
@@ -407,6 +458,8 @@ def main(argv: list[str] | None = None) -> int:
         ("one class", one_class),
         ("two classes", two_classes),
     ]
+    if args.only:
+        scenarios = [s for s in scenarios if s[0].startswith(args.only)]
     columns: dict[str, Figures] = {}
     lines: list[str] = []
     with checkout(args.before) if args.before != "none" else this_checkout() as before:

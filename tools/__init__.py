@@ -6,5 +6,6 @@
 - `python -m tools.screenshots`: every page at a laptop's and a phone's size;
 - `tools.site_runner`: starts the site on a free port for the others (and for benchmarks).
 
-Speed figures of the engine, widgets and pages are in `benchmarks/`.
+Speed figures of the engine, widgets and pages are in `benchmarks/`, and the goals of two
+classes on one machine in `python -m benchmarks.load`, built on `tools.load`.
 """
