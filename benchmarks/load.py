@@ -100,8 +100,9 @@ class Teacher:
     tabs open; what it fetched for each page is what every learner fetches."""
 
     server: Server
-    playwright: Any = None
     browser: Any = None
+    """A Playwright browser to open the tabs in (default: one of its own, closed with it)."""
+    playwright: Any = None
     pages: list[Any] = field(default_factory=list)
 
     def open(self, lesson: str) -> list[str]:
@@ -136,12 +137,13 @@ class Teacher:
     def close(self) -> None:
         for page in self.pages:
             page.close(run_before_unload=True)
+            page.context.close()
         self.pages = []
-        if self.browser is not None:
+        if self.playwright is not None:  # the browser is its own
             time.sleep(1)
             self.browser.close()
             self.playwright.stop()
-            self.browser = None
+            self.browser = self.playwright = None
 
 
 @dataclass

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from benchmarks import load
 from benchmarks.load import Teacher
@@ -63,11 +64,11 @@ def test_browser_learners_run_at_the_niceness_asked(tmp_path: Path, niceness: in
     assert shown == [str(min(19, os.nice(0) + niceness)), "['a b', 'c']\n"]
 
 
-def test_a_small_class_arrives_presses_next_fast_and_leaves(site: Server) -> None:
+def test_a_small_class_arrives_presses_next_fast_and_leaves(site: Server, browser: Browser) -> None:
     """Issue 22's first class at CI size: the teacher's tab open first, then learners who fetch
     what the browser fetched, press Next a line's reading apart, and close their tabs."""
     wait_idle(site)
-    teacher = Teacher(site)
+    teacher = Teacher(site, browser)
     try:
         assets = teacher.open(load.FIRST)
         visits = run_sync(
@@ -88,9 +89,11 @@ def test_a_small_class_arrives_presses_next_fast_and_leaves(site: Server) -> Non
     assert load.still_running(site, closed, wait=30) == set()
 
 
-def test_two_small_classes_on_two_lessons_leave_no_kernel_behind(site: Server) -> None:
+def test_two_small_classes_on_two_lessons_leave_no_kernel_behind(
+    site: Server, browser: Browser
+) -> None:
     wait_idle(site)
-    teacher = Teacher(site)
+    teacher = Teacher(site, browser)
     try:
         lessons = [(load.FIRST, teacher.open(load.FIRST)), (load.SECOND, teacher.open(load.SECOND))]
         visits = run_sync(load.arrive_and_leave(site.url, lessons, 2, 1.0, 2, (0.2, 0.5), 120))
