@@ -132,7 +132,6 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "traitlets",
             "IPython",
             "pandas",
-            "matplotlib",
             "voila",
             "websockets",
         ),

@@ -11,8 +11,6 @@ dealer system chosen) and, by that system (rule `scoring`):
 
 from __future__ import annotations
 
-import base64
-import io
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -27,6 +25,7 @@ from penang_lib.engine.rules import DealerSystem, Rules
 from widgets.base import KitWidget, guarded
 from widgets.render import esc, frame_html, scores_html
 from widgets.shared import part, show
+from widgets.svg import Bars, Panel, chart_html
 
 SYSTEM_LABELS = {
     DealerSystem.WINNER: "points recorded: the winner deals",
@@ -34,29 +33,18 @@ SYSTEM_LABELS = {
 }
 
 
-def totals_chart(names: Sequence[str], totals: Sequence[int], title: str) -> bytes:
-    """A bar chart of the running totals as PNG bytes (lowest bar in green: it leads)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(5.0, 2.6), dpi=100)
-    axes = figure.subplots()
+def totals_chart(names: Sequence[str], totals: Sequence[int], title: str) -> Panel:
+    """A bar chart of the running totals, one bar per player in seat order, top to bottom (the
+    lowest total in green: it leads)."""
     best = min(totals) if totals else 0
-    colours = ["#1e7d32" if t == best else "#34495e" for t in totals]
-    bars = axes.barh(list(names), list(totals), color=colours)
-    axes.bar_label(bars, padding=3)
-    axes.invert_yaxis()
-    axes.set_xlabel("total points (lowest wins)")
-    axes.set_title(title, fontsize=10)
-    axes.set_xlim(0, max([*totals, 1]) * 1.18)
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    figure.tight_layout()
-    out = io.BytesIO()
-    figure.savefig(out, format="png")
-    return out.getvalue()
+    colours = tuple("#1e7d32" if t == best else "#34495e" for t in totals)
+    bars = Bars(
+        tuple(names), tuple(float(t) for t in totals), tuple(str(t) for t in totals), colours, True
+    )
+    limits = (0.0, max([*totals, 1]) * 1.18)
+    return Panel(
+        title, limits, xlabel="total points (lowest wins)", bars=bars, width=440, height=250
+    )
 
 
 class MatchSheet(KitWidget):
@@ -224,9 +212,6 @@ class MatchSheet(KitWidget):
             self.chart.value = ""
             return
         title = f"Totals after {played} of {match.length} deals"
-        png = base64.b64encode(totals_chart(names, match.totals, title)).decode("ascii")
         spoken = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals, strict=True))
-        self.chart.value = (
-            f'<img src="data:image/png;base64,{png}" alt="{esc(f"{title}: {spoken}")}" '
-            'style="width:500px;max-width:100%;height:auto">'
-        )
+        chart = totals_chart(names, match.totals, title)
+        self.chart.value = chart_html([chart], f"{title}: {spoken}")

@@ -8,8 +8,6 @@ widgets and records every request that leaves 127.0.0.1 and every error the page
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -36,9 +34,6 @@ AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 @pytest.fixture(scope="session")
 def site() -> Iterator[Server]:
     """The real site, every lesson with one preheated kernel."""
-    # Matplotlib builds its font cache on first use (seconds on a new machine): not inside
-    # the lessons' preheated kernels, all at once.
-    subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], check=True)
     server = start_site(pool=1)
     try:
         wait_ready(server, {lesson["file"] for lesson in catalogue()})

@@ -8,10 +8,7 @@ import json
 import re
 from typing import Any
 
-import numpy as np
 import pytest
-from matplotlib.axes import Axes
-from matplotlib.lines import Line2D
 
 from penang_lib.data import lab as lab_module
 from penang_lib.site.serve import LESSONS
@@ -26,6 +23,8 @@ from widgets.charts import (
     turns_chart,
 )
 from widgets.lessons import lesson_data
+from widgets.render import esc
+from widgets.svg import Line, Panel
 
 LAB = lesson_data("10_strategy_lab")
 NOTEBOOK = LESSONS / "10_strategy_lab.ipynb"
@@ -44,34 +43,34 @@ def section(number: int) -> str:
     raise AssertionError(f"lesson 10 has no section {number}")
 
 
-def bar_heights(ax: Axes) -> list[float]:
-    return [float(patch.get_height()) for patch in ax.containers[0]]
+def bar_heights(panel: Panel) -> list[float]:
+    return [] if panel.bars is None else [float(v) for v in panel.bars.values]
 
 
-def bar_texts(ax: Axes) -> list[str]:
+def bar_texts(panel: Panel) -> list[str]:
     """The text written on each bar (above it or inside its top), in bar order."""
-    return [t.get_text() for t in ax.texts if t.get_text()]
+    return [] if panel.bars is None else [t for t in panel.bars.texts if t]
 
 
-def data(line: Line2D, axis: str = "y") -> list[float]:
+def data(line: Line, axis: str = "y") -> list[float]:
     """A line's points on one axis, as plain numbers."""
-    values = line.get_ydata() if axis == "y" else line.get_xdata()
-    return [float(v) for v in np.asarray(values).ravel()]
+    return [float(v) for v in (line.y if axis == "y" else line.x)]
 
 
-def ticks(ax: Axes) -> list[str]:
-    return [t.get_text() for t in ax.get_xticklabels()]
+def ticks(panel: Panel) -> list[str]:
+    """The labels under the bars, in bar order."""
+    return [] if panel.bars is None else list(panel.bars.labels)
 
 
-def percent_axes(chart: Chart) -> list[Axes]:
-    return [ax for ax in chart.figure.axes if "%" in ax.get_ylabel()]
+def percent_axes(chart: Chart) -> list[Panel]:
+    return [panel for panel in chart.panels if "%" in panel.ylabel]
 
 
 def test_the_lesson_draws_every_chart_with_one_line_each() -> None:
     code = "\n".join(cells("code"))
     for make in CHARTS:
         assert re.search(rf"^{make.__name__}\(lab\)$", code, re.M), make.__name__
-    assert "Figure(" not in code and "savefig" not in code
+    assert "Figure(" not in code and "savefig" not in code and "<svg" not in code
 
 
 @pytest.mark.parametrize("make", CHARTS, ids=lambda make: make.__name__)
@@ -80,30 +79,53 @@ def test_every_chart_has_a_title_axes_labels_and_an_alt_text_with_its_numbers(
 ) -> None:
     chart: Chart = make(LAB)
     assert chart.title and chart.alt
-    for ax in chart.figure.axes:
-        assert ax.get_title(), f"{chart.title}: an axes without a title"
-        assert ax.get_ylim()[0] == 0, f"{ax.get_title()}: the value axis does not start at 0"
-    assert chart.figure.axes[0].get_ylabel()
-    for text in (t for ax in chart.figure.axes for t in bar_texts(ax)):
+    for panel in chart.panels:
+        assert panel.title, f"{chart.title}: a panel without a title"
+        assert panel.limits[0] == 0, f"{panel.title}: the value axis does not start at 0"
+    assert chart.panels[0].ylabel
+    for text in (t for panel in chart.panels for t in bar_texts(panel)):
         assert text in chart.alt, f"{text!r} is on the chart but not in its text alternative"
     html = chart._repr_html_()
-    assert html.count("<img ") == 1 and 'alt="' in html and chart.title in html
+    # One image for a screen reader, named by the alternative, one drawing per panel, and the
+    # chart's title as the caption; every panel's title and bar text is drawn.
+    assert html.count('role="img"') == 1 and f'aria-label="{esc(chart.alt)}"' in html
+    assert html.count("<svg ") == len(chart.panels)
+    assert "<figcaption" in html and f"{esc(chart.title)}</figcaption>" in html
+    for panel in chart.panels:
+        assert esc(panel.title) in html
+        for text in bar_texts(panel):
+            assert f">{esc(text)}</text>" in html, text
 
 
 @pytest.mark.parametrize("make", CHARTS, ids=lambda make: make.__name__)
 def test_no_percent_axis_runs_past_100(make: Any) -> None:
     chart: Chart = make(LAB)
-    for ax in percent_axes(chart):
-        assert ax.get_ylim() == PERCENT, ax.get_title()
-        assert all(0 <= h <= 100 for h in bar_heights(ax))
+    for panel in percent_axes(chart):
+        assert panel.limits == PERCENT, panel.title
+        assert all(0 <= h <= 100 for h in bar_heights(panel))
+        # A bar taller than 80% writes its text inside its top, where the title cannot cover it.
+        assert panel.bars is not None
+        assert [panel.bars.inside(i) for i in range(len(panel.bars.values))] == [
+            h > 80 for h in bar_heights(panel)
+        ]
+
+
+@pytest.mark.parametrize("make", CHARTS, ids=lambda make: make.__name__)
+def test_every_value_axis_without_fixed_limits_holds_its_highest_bar_and_room_above(
+    make: Any,
+) -> None:
+    for panel in make(LAB).panels:
+        if panel.limits != PERCENT and panel.bars is not None:
+            assert panel.limits[1] == pytest.approx(1.25 * max([*bar_heights(panel), 1.0]))
+            assert not any(panel.bars.inside(i) for i in range(len(panel.bars.values)))
 
 
 def test_the_passport_chart_says_each_bars_table_size_and_deals() -> None:
     chart = passport_chart(LAB)
-    (ax,) = chart.figure.axes
+    (ax,) = chart.panels
     p = LAB["passport"]
     # Its title must not name one table size while its bars are several.
-    assert chart.title == ax.get_title()
+    assert chart.title == ax.title
     assert not re.search(r"\b\d players\b", chart.title.replace(f"{min(p)} to {max(p)}", ""))
     assert f"{min(p)} to {max(p)} players" in chart.title
     for label, (n, row) in zip(ticks(ax), p.items(), strict=True):
@@ -117,42 +139,46 @@ def test_the_passport_chart_says_each_bars_table_size_and_deals() -> None:
 def test_the_nobody_out_charts_show_the_rates_of_the_data() -> None:
     chart = nobody_out_chart(LAB)
     groups = LAB["nobody_out"]
-    assert len(chart.figure.axes) == len(groups)
-    for ax, group in zip(chart.figure.axes, groups.values(), strict=True):
+    assert len(chart.panels) == len(groups)
+    for ax, group in zip(chart.panels, groups.values(), strict=True):
         assert ticks(ax) == list(group)
         rates = [100 * row["rate"] for row in group.values()]
         assert bar_heights(ax) == pytest.approx(rates)
         assert sorted(bar_texts(ax)) == sorted(f"{r:.0f}%" for r in rates)
         (deals,) = {row["deals"] for row in group.values()}
-        assert f"({deals:,} deals a bar)" in ax.get_title()
+        assert f"({deals:,} deals a bar)" in ax.title
 
 
 def test_the_bots_charts_show_wins_and_counts_of_the_data() -> None:
     chart = bots_chart(LAB)
     by_bot = LAB["bots"]["by_bot"]
-    wins, counts = chart.figure.axes
+    wins, counts = chart.panels
     assert ticks(wins) == ticks(counts) == list(by_bot)
     assert bar_heights(wins) == pytest.approx([100 * b["win_rate"] for b in by_bot.values()])
     assert bar_heights(counts) == pytest.approx([b["mean_count"] for b in by_bot.values()])
     assert bar_texts(counts) == [f"{b['mean_count']:.0f}" for b in by_bot.values()]
-    assert f"({LAB['bots']['deals']:,} deals)" in wins.get_title()
-    assert "lower is better" in counts.get_title()
+    assert f"({LAB['bots']['deals']:,} deals)" in wins.title
+    assert "lower is better" in counts.title
 
 
 def test_the_turns_charts_draw_each_tables_mean_count() -> None:
     chart = turns_chart(LAB)
-    left, right = chart.figure.axes
+    left, right = chart.panels
     turns = LAB["turns"]
-    assert [line.get_label() for line in left.lines] == [f"{name} bots" for name in turns]
+    assert [line.label for line in left.lines] == [f"{name} bots" for name in turns]
     for line, row in zip(left.lines, turns.values(), strict=True):
         assert data(line, "x") == row["turn"]
         assert data(line) == pytest.approx(row["mean"])
-    assert f"{len(turns)} tables" in left.get_title()
+    assert f"{len(turns)} tables" in left.title
     careful = turns["careful"]
     assert [data(line) for line in right.lines] == [
         careful["winners"],
         careful["others"],
     ]
+    # One count axis for both, from 0, holding every point; each panel names its lines.
+    assert left.limits == right.limits and left.limits[0] == 0
+    assert all(y <= left.limits[1] for panel in (left, right) for ln in panel.lines for y in ln.y)
+    assert left.legend and right.legend
 
 
 # -- the lesson's words, against the data ----------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from penang_lib.data.tables import match_frame, match_names
 from penang_lib.engine.rules import DealerSystem
 from widgets.base import OOPS
-from widgets.match import MatchSheet
+from widgets.match import MatchSheet, totals_chart
 from widgets.shared import is_shown
 
 
@@ -17,8 +17,9 @@ def test_a_new_sheet_says_who_deals_first_and_shows_an_empty_chart() -> None:
     names = match_names(sheet.match)
     assert f"{names[sheet.match.dealer]} was drawn to deal first" in sheet.status.value
     assert "No deal played yet" in sheet.sheet.value
-    assert 'src="data:image/png;base64,iVBORw0KGgo' in sheet.chart.value  # a PNG
-    assert 'alt="Totals after 0 of 2 deals: North 0, East 0, South 0"' in sheet.chart.value
+    assert sheet.chart.value.count("<svg ") == 1 and "data:image" not in sheet.chart.value
+    assert 'role="img"' in sheet.chart.value
+    assert 'aria-label="Totals after 0 of 2 deals: North 0, East 0, South 0"' in sheet.chart.value
 
 
 def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
@@ -36,8 +37,19 @@ def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
     sheet.buttons["Play next deal"].click()
     assert match.deals[1].names[match.deals[1].dealer] == nxt
     assert sheet.chart.value != chart  # the chart follows the totals
-    spoken = ", ".join(f"{n} {t}" for n, t in zip(match_names(match), match.totals, strict=True))
-    assert spoken in sheet.chart.value
+    names = match_names(match)
+    spoken = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals, strict=True))
+    assert f'aria-label="Totals after 2 of 3 deals: {spoken}"' in sheet.chart.value
+    panel = totals_chart(names, match.totals, "Totals after 2 of 3 deals")
+    assert panel.bars is not None and panel.bars.horizontal
+    assert panel.bars.labels == tuple(names) and panel.bars.values == tuple(match.totals)
+    assert panel.bars.texts == tuple(str(t) for t in match.totals)
+    assert panel.xlabel == "total points (lowest wins)"
+    assert panel.limits[0] == 0 and max(match.totals) < panel.limits[1]
+    lowest = min(match.totals)
+    assert [panel.bars.colour_of(i) for i in range(len(names))] == [
+        "#1e7d32" if t == lowest else "#34495e" for t in match.totals
+    ]
 
 
 def test_play_the_rest_finishes_the_match_and_names_the_lowest_total() -> None:
