@@ -8,6 +8,11 @@ A learner keeps its cookies (the XSRF cookie and the site's learner cookie), rea
 kernel id from the page, opens the kernel's websocket, asks for every widget's state
 (`request_states` on the `jupyter.widget.control` comm, as ipywidgets 8 does), and then can
 click buttons, set values and wait for the kernel's updates, timing each round trip.
+
+It asks the server for what a browser asks, the way a browser asks it, so that a load test
+charges the server what a class would: the page's scripts, styles and fonts over 6 connections
+kept open (`KeptConnection`), and the kernel's messages in the websocket protocol a lesson page
+speaks (`V1_PROTOCOL`, which the server passes on without unpacking).
 """
 
 from __future__ import annotations
@@ -60,17 +65,83 @@ class Model:
         return [c.removeprefix("IPY_MODEL_") for c in self.state.get("children", [])]
 
 
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+"""The kernel websocket protocol a lesson page speaks (@jupyterlab/services offers it and
+jupyter_server prefers it): binary frames the server passes on without unpacking them."""
+
+
 def _parse_frame(frame: str | bytes) -> dict[str, Any]:
-    """A kernel message from the websocket: JSON text, or the binary form (a count, offsets,
-    then the JSON part and the buffers) when the message carries buffers."""
+    """A kernel message from the websocket: JSON text (the legacy protocol), or a binary
+    frame of the v1 protocol (a count, little-endian offsets, then the channel, header, parent
+    header, metadata and content, then any buffers)."""
     if isinstance(frame, str):
         message: dict[str, Any] = json.loads(frame)
         return message
-    count = int.from_bytes(frame[:4], "big")
-    offsets = [int.from_bytes(frame[4 * (i + 1) : 4 * (i + 2)], "big") for i in range(count)]
-    end = offsets[1] if count > 1 else len(frame)
-    message = json.loads(frame[offsets[0] : end].decode("utf-8"))
+    count = int.from_bytes(frame[:8], "little")
+    offsets = [int.from_bytes(frame[8 * (i + 1) : 8 * (i + 2)], "little") for i in range(count)]
+    parts = [frame[offsets[i] : offsets[i + 1]] for i in range(count - 1)]
+    message = {"channel": parts[0].decode("utf-8")}
+    for name, part in zip(
+        ("header", "parent_header", "metadata", "content"), parts[1:5], strict=True
+    ):
+        message[name] = json.loads(part.decode("utf-8"))
     return message
+
+
+def _v1_frame(message: dict[str, Any]) -> bytes:
+    """`message` as a binary frame of the v1 protocol (see `_parse_frame`)."""
+    parts = [message["channel"].encode("utf-8")] + [
+        json.dumps(message[name]).encode("utf-8")
+        for name in ("header", "parent_header", "metadata", "content")
+    ]
+    offsets = [8 * (len(parts) + 2)]
+    for part in parts:
+        offsets.append(offsets[-1] + len(part))
+    head = len(offsets).to_bytes(8, "little") + b"".join(o.to_bytes(8, "little") for o in offsets)
+    return head + b"".join(parts)
+
+
+class KeptConnection:
+    """One HTTP/1.1 connection to this machine, kept open for the next request as a browser
+    keeps it (tornado's own client opens a connection per request, which no browser does and
+    which would make the server's work per asset look larger than a class makes it)."""
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        if host not in LOCAL:
+            raise ValueError(f"a learner only visits this machine, not {host}")
+        self.host, self.port, self.timeout = host, port, timeout
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def get(self, target: str, headers: dict[str, str]) -> tuple[int, bytes]:
+        """(status, body as sent) of a GET of `target`, reconnecting if the server closed."""
+        return await asyncio.wait_for(self._get(target, headers), self.timeout)
+
+    async def _get(self, target: str, headers: dict[str, str]) -> tuple[int, bytes]:
+        if self._writer is None or self._writer.is_closing():
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        assert self._reader is not None
+        lines = [f"GET {target} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        head = (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(head[0].split()[1])
+        fields = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in head[1:])}
+        if fields.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while size := int((await self._reader.readuntil(b"\r\n")).strip(), 16):
+                body += (await self._reader.readexactly(size + 2))[:-2]
+            await self._reader.readuntil(b"\r\n")
+        else:
+            body = await self._reader.readexactly(int(fields.get("content-length", "0")))
+        if fields.get("connection", "").lower() == "close":
+            self.close()
+        return status, body
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
 
 @dataclass
@@ -138,38 +209,32 @@ class Learner:
         self._keep_cookies(reply.headers)
         return reply.code, reply.body.decode("utf-8", "replace")
 
-    async def fetch_asset(self, path: str, client: AsyncHTTPClient | None = None) -> int:
-        """GET a script, style or font as a browser does (accepting gzip, and leaving it
-        compressed: a browser unpacks it on its own device); the bytes on the wire."""
-        request = HTTPRequest(
-            self.base + path.lstrip("/"),
-            headers={"Cookie": self._cookie_header(), "Accept-Encoding": "gzip"},
-            request_timeout=self.timeout,
-            decompress_response=False,
-        )
-        try:
-            reply = await (client or AsyncHTTPClient()).fetch(request)
-        except HTTPClientError as error:
-            raise PageError(f"{path} answered {error.code}") from None
-        return len(reply.body)
-
     async def fetch_assets(
         self, paths: Sequence[str], connections: int = ASSET_CONNECTIONS
     ) -> None:
-        """Fetch `paths` over at most `connections` at a time, as a browser does per server
-        (a client of this learner's own: tornado's shared one allows 10 for the whole loop)."""
+        """Fetch `paths` as a browser does: over at most `connections` kept open and reused
+        (HTTP/1.1 keep-alive), accepting gzip and leaving it compressed (a browser unpacks it on
+        its own device). Adds the bytes on the wire to `asset_bytes`."""
         todo = list(paths)
-        client = AsyncHTTPClient(force_instance=True, max_clients=connections)
+        parts = urlsplit(self.base)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
 
         async def worker() -> None:
-            while todo:
-                weight = await self.fetch_asset(todo.pop(0), client)
-                self.asset_bytes += weight
+            connection = KeptConnection(host, port, self.timeout)
+            try:
+                while todo:
+                    path = todo.pop(0)
+                    status, body = await connection.get(
+                        parts.path + path.lstrip("/"),
+                        {"Cookie": self._cookie_header(), "Accept-Encoding": "gzip"},
+                    )
+                    if status != 200:
+                        raise PageError(f"{path} answered {status}")
+                    self.asset_bytes += len(body)
+            finally:
+                connection.close()
 
-        try:
-            await asyncio.gather(*(worker() for _ in range(min(connections, len(todo)))))
-        finally:
-            client.close()
+        await asyncio.gather(*(worker() for _ in range(min(connections, len(todo)))))
 
     async def open(self, path: str, assets: Sequence[str] = ()) -> None:
         """Load a page, fetch its `assets` (what a browser fetches for it: see
@@ -211,7 +276,7 @@ class Learner:
         request = HTTPRequest(
             url, headers={"Cookie": self._cookie_header()}, request_timeout=self.timeout
         )
-        self._socket = await websocket_connect(request)
+        self._socket = await websocket_connect(request, subprotocols=[V1_PROTOCOL])
         self._updates = asyncio.Queue()
         self._reader = asyncio.ensure_future(self._read())
 
@@ -266,7 +331,10 @@ class Learner:
             "channel": channel,
             "buffers": [],
         }
-        self._socket.write_message(json.dumps(message))
+        if self._socket.selected_subprotocol == V1_PROTOCOL:
+            self._socket.write_message(_v1_frame(message), binary=True)
+        else:
+            self._socket.write_message(json.dumps(message))
         return msg_id
 
     async def _next_update(self, deadline: float) -> tuple[float, str, dict[str, Any]]:
