@@ -5,12 +5,15 @@ A lesson page makes a browser fetch about 100 scripts, styles and fonts, 6 MB in
 stock Voila sends uncompressed and (for the extensions' scripts) revalidates on every page.
 Thirty learners arriving at once then wait on 180 MB leaving one server process. `SiteVoila`
 is a subclass of Voila's application class (traitlets' way of extending an application; the
-flags and the config file are read as for Voila) that changes two things, issue 22:
+flags and the config file are read as for Voila) that changes three things, issue 22:
 
 - **Compression**: every static file is sent gzipped to a browser that accepts it, compressed
   once and kept in memory (`Precompressed`): the server then spends no CPU per learner on it.
   Pages and API answers are gzipped as they are sent (tornado's `GZipContentEncoding`), since
   each is made for its request.
+- **Kept answers**: a static file's whole answer to a URL is kept and sent again to the next
+  learner while the file is unchanged (`Precompressed.get`): thirty learners' 3,000 requests
+  then cost one search over Voila's folders per file, not one per request.
 - **Cache lifetimes**: the extensions' scripts whose names carry their content's hash are
   cached by the browser for a year (`static_immutable_cache`, a setting jupyter_server's file
   handler reads): the next lesson's page fetches none of them again.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tornado.web import GZipContentEncoding, StaticFileHandler
@@ -49,11 +53,84 @@ RELIES: tuple[Target, ...] = (
 tornado's static file handler (which asks `get_content_size` and `get_content` for the body)."""
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A static file's whole answer to one URL, kept to be sent again: the file it came from
+    (with its size and time, to notice a change), its headers and its body as sent."""
+
+    path: str
+    version: tuple[int, float]
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+    def current(self) -> bool:
+        """Whether the file is still the one this answer was made from."""
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return False
+        return (found.st_size, found.st_mtime) == self.version
+
+
+KEPT_ANSWERS = 2_000
+"""At most this many answers are kept (a lesson page fetches about 100 files): a browser that
+asks for made-up URLs cannot make the server keep more."""
+NOT_KEPT = frozenset({"Date", "Server", "Set-Cookie"})
+"""Headers made for each request, never replayed from a kept answer."""
+
+
 class Precompressed(StaticFileHandler):
     """A static file handler that sends a file gzipped when the browser accepts it (and asks
-    for no byte range), compressing each file once per version (path, size, time)."""
+    for no byte range), compressing each file once per version (path, size, time).
+
+    Its whole answer to a plain GET (no byte range, no "has it changed?" question) is kept per
+    URL and sent again to the next browser that asks for that URL while the file is unchanged:
+    the search for the file over Voila's folders, its checks and its reading are done once,
+    not once per learner. The request itself still goes through the handler's `prepare` (and
+    so through the server's checks of who is asking)."""
 
     _gzipped: ClassVar[dict[tuple[str, int, float], bytes]] = {}
+    _answers: ClassVar[dict[tuple[str, str, bool], Answer]] = {}
+
+    async def get(self, path: str, include_body: bool = True) -> None:
+        key = self._answer_key() if include_body else None
+        kept = self._answers.get(key) if key else None
+        if kept is not None and kept.current():
+            for name, value in kept.headers:
+                self.set_header(name, value)
+            self.write(kept.body)
+            return
+        await super().get(path, include_body)
+        if key and self.get_status() == 200 and len(self._answers) < KEPT_ANSWERS:
+            self._keep(key)
+
+    def _answer_key(self) -> tuple[str, str, bool] | None:
+        """What a kept answer is found by (the handler, the URL with its query, and whether
+        the browser takes gzip); None for a request a kept answer cannot serve."""
+        headers = self.request.headers
+        if "Range" in headers or "If-None-Match" in headers or "If-Modified-Since" in headers:
+            return None
+        gzipped = "gzip" in headers.get("Accept-Encoding", "")
+        return (type(self).__qualname__, self.request.uri or "", gzipped)
+
+    def _keep(self, key: tuple[str, str, bool]) -> None:
+        path = self.absolute_path
+        if not path:
+            return
+        found = os.stat(path)
+        version = (found.st_size, found.st_mtime)
+        body = (
+            self._gzipped.get((path, *version)) if self._headers.get("Content-Encoding") else None
+        )
+        if body is None:
+            if self._headers.get("Content-Encoding"):
+                return  # compressed by someone else: not ours to replay
+            with open(path, "rb") as file:
+                body = file.read()
+        if str(len(body)) != self._headers.get("Content-Length"):
+            return  # the file changed while it was sent
+        headers = tuple((k, v) for k, v in self._headers.get_all() if k not in NOT_KEPT)
+        self._answers[key] = Answer(path, version, headers, body)
 
     def set_headers(self) -> None:
         super().set_headers()

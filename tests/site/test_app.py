@@ -3,9 +3,15 @@ pages gzipped as sent, and the extensions' hashed scripts cached for a year."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import re
 import urllib.request
+from pathlib import Path
+
+import pytest
+from tornado.httpclient import AsyncHTTPClient
+from tornado.web import Application, StaticFileHandler
 
 from penang_lib.site import app
 from penang_lib.site.patches import target_problem
@@ -64,3 +70,85 @@ def test_only_the_extensions_hashed_scripts_are_cached_for_a_year(site: Server) 
         site, "voila/labextensions/@jupyter-widgets/jupyterlab-manager/package.json", False
     )
     assert "immutable" not in headers.get("Cache-Control", "")
+
+
+# -- the kept answers, on a static folder of the test's own ------------------------------------
+class Files:
+    """A tornado application serving `folder` through the site's static handler, in-process."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.handler = app.compressed(StaticFileHandler)
+        self.handler._answers = {}  # this test's own, not the class's shared ones
+        self.handler._gzipped = {}
+
+    def get(self, path: str, **headers: str) -> tuple[int, bytes, dict[str, str]]:
+        async def fetch() -> tuple[int, bytes, dict[str, str]]:
+            web = Application([(r"/static/(.*)", self.handler, {"path": str(self.folder)})])
+            server = web.listen(0, "127.0.0.1")
+            port = next(iter(server._sockets.values())).getsockname()[1]
+            client = AsyncHTTPClient(force_instance=True)
+            try:
+                reply = await client.fetch(
+                    f"http://127.0.0.1:{port}/static/{path}",
+                    headers=headers,
+                    decompress_response=False,
+                    raise_error=False,
+                )
+                return reply.code, reply.body, dict(reply.headers)
+            finally:
+                client.close()
+                server.stop()
+
+        return asyncio.run(fetch())
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Files:
+    (tmp_path / "a.js").write_text("let a = 1;\n" * 200)
+    return Files(tmp_path)
+
+
+def test_a_kept_answer_is_the_files_own_answer(
+    files: Files, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = files.get("a.js", **{"Accept-Encoding": "gzip"})
+
+    def not_again(*_args: object) -> None:
+        raise AssertionError("the file was looked for again")
+
+    with monkeypatch.context() as patched:  # the second answer must be the kept one
+        patched.setattr(StaticFileHandler, "validate_absolute_path", not_again)
+        second = files.get("a.js", **{"Accept-Encoding": "gzip"})
+    assert first[0] == second[0] == 200
+    assert gzip.decompress(second[1]) == (files.folder / "a.js").read_bytes()
+    same = {k: v for k, v in first[2].items() if k != "Date"}
+    assert same == {k: v for k, v in second[2].items() if k != "Date"}
+    plain = files.get("a.js")
+    assert plain[1] == (files.folder / "a.js").read_bytes()
+    assert "Content-Encoding" not in plain[2]
+
+
+def test_a_changed_or_removed_file_is_never_answered_from_what_was_kept(files: Files) -> None:
+    files.get("a.js", **{"Accept-Encoding": "gzip"})
+    (files.folder / "a.js").write_text("let b = 2;\n")
+    code, body, _ = files.get("a.js", **{"Accept-Encoding": "gzip"})
+    assert code == 200 and gzip.decompress(body) == b"let b = 2;\n"
+    (files.folder / "a.js").unlink()
+    assert files.get("a.js", **{"Accept-Encoding": "gzip"})[0] == 404
+
+
+def test_ranges_and_revalidations_are_answered_by_the_file_handler(files: Files) -> None:
+    _, _, headers = files.get("a.js")
+    code, body, _ = files.get("a.js", Range="bytes=0-3")
+    assert (code, body) == (206, b"let ")
+    assert files.get("a.js", **{"If-None-Match": headers["Etag"]})[0] == 304
+
+
+def test_made_up_urls_cannot_make_the_server_keep_more_than_its_limit(
+    files: Files, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "KEPT_ANSWERS", 3)
+    for n in range(6):
+        assert files.get(f"a.js?v={n}")[0] == 200
+    assert len(files.handler._answers) == 3
