@@ -8,9 +8,10 @@ the revision `BEFORE`, served from a git worktree of this checkout) and on this 
   Chromium first and keeps the tab open (that records what a browser fetches for the page, and
   takes a kernel of the class's reserve, as a teacher checking the page does). Then N learners
   arrive within `--spread` seconds: each fetches the page, every script, style and font the
-  browser fetched (over 6 connections, accepting gzip), opens the kernel's websocket, asks for
-  its kernel info and every widget's state (the page with its widgets), then presses Next as
-  fast as a learner reads a line (0.1 to 0.3 s after each answer).
+  browser fetched (over 6 connections kept open, accepting gzip), opens the kernel's websocket
+  (in the page's own v1 protocol), asks for its kernel info and every widget's state (the page
+  with its widgets), then presses Next as fast as a learner reads a line (0.1 to 0.3 s after
+  each answer).
 - **two classes**: `serve --class N --lesson 01 --lesson 07`. The teacher opens both lessons;
   N learners on each arrive within `--spread` seconds and press Next at a reader's pace (1 to
   3 s), then close their tabs; every closed page's kernel must be gone.
@@ -209,30 +210,6 @@ async def visit(
     return outcome, learner
 
 
-async def arrive(
-    base: str,
-    lessons: list[tuple[str, list[str]]],
-    learners: int,
-    spread: float,
-    clicks: int,
-    pace: tuple[float, float],
-    timeout: float,
-) -> list[tuple[Outcome, Learner]]:
-    """`learners` on each of `lessons` (file, assets) arrive at random moments within
-    `spread` seconds (seeded: the same each run) and step through them."""
-    rng = random.Random(0)
-    plan = [(lesson, assets) for lesson, assets in lessons for _ in range(learners)]
-    delays = [rng.uniform(0, spread) for _ in plan]
-    return list(
-        await asyncio.gather(
-            *(
-                visit(base, lesson, assets, delay, clicks, reader(n, pace), timeout)
-                for n, ((lesson, assets), delay) in enumerate(zip(plan, delays, strict=True))
-            )
-        )
-    )
-
-
 def summary(values: list[float], scale: float = 1.0, unit: str = "s", digits: int = 2) -> str:
     if not values:
         return "none"
@@ -253,9 +230,21 @@ async def arrive_and_leave(
     timeout: float,
     between: Callable[[], object] | None = None,
 ) -> list[tuple[Outcome, Learner]]:
-    """`arrive`, call `between`, then every learner closes their tab (the page-close shutdown
-    of its kernel), on the same event loop as their sockets."""
-    visits = await arrive(base, lessons, learners, spread, clicks, pace, timeout)
+    """`learners` on each of `lessons` (file, assets) arrive at random moments within
+    `spread` seconds (seeded: the same each run) and step through them; then `between` is
+    called, and every learner closes their tab (the page-close shutdown of its kernel), on the
+    same event loop as their sockets."""
+    rng = random.Random(0)
+    plan = [(lesson, assets) for lesson, assets in lessons for _ in range(learners)]
+    delays = [rng.uniform(0, spread) for _ in plan]
+    visits = list(
+        await asyncio.gather(
+            *(
+                visit(base, lesson, assets, delay, clicks, reader(n, pace), timeout)
+                for n, ((lesson, assets), delay) in enumerate(zip(plan, delays, strict=True))
+            )
+        )
+    )
     if between is not None:
         between()
     await close_pages([(outcome, [learner]) for outcome, learner in visits])

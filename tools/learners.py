@@ -199,13 +199,19 @@ class Learner:
             request_timeout=self.timeout,
             follow_redirects=False,
         )
+        # A client of this request's own, as each browser has its own connections: tornado's
+        # shared client lets 10 requests of the whole event loop out at a time, so sixty
+        # learners would queue behind each other before reaching the server.
+        client = AsyncHTTPClient(force_instance=True)
         try:
-            reply = await AsyncHTTPClient().fetch(request)
+            reply = await client.fetch(request)
         except HTTPClientError as error:
             if error.response is None:
                 raise
             self._keep_cookies(error.response.headers)
             return error.code, error.response.body.decode("utf-8", "replace")
+        finally:
+            client.close()
         self._keep_cookies(reply.headers)
         return reply.code, reply.body.decode("utf-8", "replace")
 

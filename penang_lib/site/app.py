@@ -40,6 +40,12 @@ COMPRESSIBLE = re.compile(r"\.(js|css|html|json|svg|map|txt)$")
 HASHED = re.compile(r"/static/(?:[0-9]+\.|remoteEntry\.)[0-9a-f]{8,}\.js$")
 """An extension's script whose name carries its content's hash: it never changes."""
 
+BACKLOG = 1024
+"""Connections the server's socket holds while it is busy, before it accepts them (tornado's
+default is 128). A class arriving opens about 6 per learner within a second: sixty learners
+overflowed 128, and every refused connection's browser tried again one or three seconds later,
+which was the slowest learners' wait (the system caps it at `net.core.somaxconn`)."""
+
 RELIES: tuple[Target, ...] = (
     Target("voila.app:Voila.init_handlers", ("self",)),
     Target("voila.app:Voila.listen", ("self",)),
@@ -48,6 +54,7 @@ RELIES: tuple[Target, ...] = (
     Target("jupyter_server.base.handlers:FileFindHandler.set_headers", ("self",)),
     Target("tornado.web:StaticFileHandler.get_content_size", ("self",)),
     Target("tornado.web:StaticFileHandler.get", ("self", "path", "include_body")),
+    Target("tornado.web:Application.listen", ("self", "port", "address"), ("backlog",)),
 )
 """What `SiteVoila` builds on: Voila's handler list and listen step, its static handlers, and
 tornado's static file handler (which asks `get_content_size` and `get_content` for the body)."""
@@ -194,6 +201,8 @@ class SiteVoila(Voila):  # type: ignore[misc]
         if getattr(self, "_site_changes", False):
             self.app.add_transform(GZipContentEncoding)
             self.app.settings["static_immutable_cache"] = immutable_scripts(self)
+            listen = self.app.listen  # Voila calls it as listen(port, ip)
+            self.app.listen = lambda *args, **kwargs: listen(*args, backlog=BACKLOG, **kwargs)
         super().listen()
 
 

@@ -59,9 +59,9 @@ page before the class, and a learner's reload then never leave a learner waiting
 to start (issue 22)."""
 _SEGMENT = re.compile(r"(?:[A-Za-z0-9\-_.~@]|%[0-9A-Fa-f]{2})+")
 """One part of a URL prefix: what JupyterHub makes of a user name (quoted, keeping @ and ~)."""
-KERNEL_MB = 110
-"""About how much memory one learner's kernel takes, in MB (the README's class section gives
-the measured figures)."""
+KERNEL_MB = 80
+"""About how much memory one learner's kernel takes, in MB: its own memory measured 74-79 MB
+for every lesson (`python -m benchmarks.load`; the README's class section gives the figures)."""
 
 
 def _summary(notebook: dict[str, Any]) -> str:

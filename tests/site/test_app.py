@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
 import re
+import select
+import signal
+import socket
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from tornado.httpclient import AsyncHTTPClient
@@ -152,3 +157,30 @@ def test_made_up_urls_cannot_make_the_server_keep_more_than_its_limit(
     for n in range(6):
         assert files.get(f"a.js?v={n}")[0] == 200
     assert len(files.handler._answers) == 3
+
+
+def test_a_class_worth_of_connections_waits_for_a_busy_server(site: Server) -> None:
+    """While the server is busy (here: stopped), the system holds the connections it has not
+    accepted yet in its socket's queue, up to `app.BACKLOG`; tornado's 128 would refuse the
+    rest of a class's arrival, and each refused browser would try again a second later."""
+    opening = 300  # 50 learners' 6 connections; more than 128, fewer than BACKLOG
+    assert 128 < opening < app.BACKLOG
+    port = urlsplit(site.url).port
+    sockets = []
+    os.kill(site.process.pid, signal.SIGSTOP)
+    try:
+        for _ in range(opening):
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", port))
+            sockets.append(sock)
+        # A socket becomes writable once the system has queued its connection (the server
+        # itself accepts nothing while stopped); a refused one is still waiting for an answer.
+        _, ready, _ = select.select([], sockets, [], 3.0)
+        queued = [s for s in ready if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0]
+    finally:
+        os.kill(site.process.pid, signal.SIGCONT)
+        for sock in sockets:
+            sock.close()
+    assert len(queued) == opening
+    assert site.get("voila/rules")[0] == 200  # and the server goes on
