@@ -5,32 +5,39 @@ A lesson page makes a browser fetch about 100 scripts, styles and fonts, 6 MB in
 stock Voila sends uncompressed and (for the extensions' scripts) revalidates on every page.
 Thirty learners arriving at once then wait on 180 MB leaving one server process. `SiteVoila`
 is a subclass of Voila's application class (traitlets' way of extending an application; the
-flags and the config file are read as for Voila) that changes three things, issue 22:
+flags and the config file are read as for Voila) with what a class needs, issue 22:
 
 - **Compression**: every static file is sent gzipped to a browser that accepts it, compressed
   once and kept in memory (`Precompressed`): the server then spends no CPU per learner on it.
   Pages and API answers are gzipped as they are sent (tornado's `GZipContentEncoding`), since
   each is made for its request.
 - **Kept answers**: a static file's whole answer to a URL is kept and sent again to the next
-  learner while the file is unchanged (`Precompressed.get`): thirty learners' 3,000 requests
-  then cost one search over Voila's folders per file, not one per request.
+  learner while the file is unchanged (`Precompressed.get`): a class's requests then cost one
+  search over Voila's folders per file, not one per request.
+- **One request for Voila's chunks**: the ~70 chunks Voila's script fetches of itself come in
+  one file the page's template names (`ChunksHandler`), so a learner's page makes about 30
+  requests instead of 100.
+- **A longer queue of connections** (`BACKLOG`), so that a class arriving within a second is
+  not refused while the server is busy.
 - **Cache lifetimes**: the extensions' scripts whose names carry their content's hash are
   cached by the browser for a year (`static_immutable_cache`, a setting jupyter_server's file
   handler reads): the next lesson's page fetches none of them again.
 
 What it relies on of Voila's is listed in `RELIES` and checked at start-up; if Voila has changed,
-the site starts without these changes, with a warning in the log.
+the site starts without these changes, with a warning in the log (the pages then still work:
+their request for the chunks file gets 404, and Voila's script fetches its chunks itself).
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tornado.web import GZipContentEncoding, StaticFileHandler
+from tornado.web import GZipContentEncoding, RequestHandler, StaticFileHandler
 from voila.app import Voila
 
 from penang_lib.site.patches import TESTED_VOILA, Target, _problems, voila_version
@@ -169,6 +176,134 @@ class Precompressed(StaticFileHandler):
         return self._gzipped[key]
 
 
+CHUNKS_PATH = "voila/penang-chunks.js"
+"""Where the page finds Voila's script chunks in one file (`ChunksHandler`)."""
+PAGE_CHUNKS: tuple[int, ...] = (
+    73,
+    143,
+    225,
+    431,
+    457,
+    614,
+    630,
+    1187,
+    1601,
+    1621,
+    1670,
+    1996,
+    2121,
+    2296,
+    2772,
+    2829,
+    2930,
+    3144,
+    3249,
+    3307,
+    3311,
+    3459,
+    3649,
+    3916,
+    3989,
+    3992,
+    4041,
+    4135,
+    4173,
+    4222,
+    4371,
+    4486,
+    4653,
+    4729,
+    4875,
+    4972,
+    5044,
+    5312,
+    5688,
+    5764,
+    5767,
+    5992,
+    6008,
+    6049,
+    6074,
+    6305,
+    6382,
+    6468,
+    6573,
+    7155,
+    7245,
+    7259,
+    7393,
+    7483,
+    7556,
+    7598,
+    7770,
+    7883,
+    8017,
+    8135,
+    8487,
+    8766,
+    8773,
+    8862,
+    8925,
+    9081,
+    9151,
+    9212,
+    9582,
+    9684,
+    9890,
+    9981,
+)
+"""The chunks of Voila's script (`voila/static/NNNN.voila.js`) a lesson page loads, as
+headless Chromium fetched them with Voila 0.5.13 (the same for every lesson: they are
+JupyterLab's own code, not the lessons' widgets). `tests/site/test_app.py` opens lessons in the
+browser and fails, naming the chunks, if a page still fetches one of its own."""
+
+
+class ChunksHandler(RequestHandler):
+    """Voila's script chunks that every lesson page loads (`PAGE_CHUNKS`), in one file.
+
+    Voila's script fetches about 70 chunks of itself once it runs, one request each; a class of
+    30 arriving made 2,000 such requests of the one server process. Each chunk only registers
+    its code with webpack's chunk list (`self.webpackChunk...push(...)`, no code runs), and
+    webpack fetches no chunk already registered: so the page's template loads this file just
+    before Voila's script, and the chunks arrive in one request. The file is built once (from
+    the chunks found in Voila's static folders; a missing one is left out, and the page then
+    fetches it itself), gzipped once, and revalidated by its ETag."""
+
+    _files: ClassVar[dict[tuple[str, ...], tuple[bytes, bytes, str]]] = {}
+
+    def initialize(self, paths: list[str]) -> None:
+        self.paths = tuple(paths)
+
+    def _built(self) -> tuple[bytes, bytes, str]:
+        if self.paths not in self._files:
+            parts = []
+            for chunk in PAGE_CHUNKS:
+                for folder in self.paths:
+                    path = os.path.join(folder, f"{chunk}.voila.js")
+                    if os.path.isfile(path):
+                        with open(path, "rb") as file:
+                            parts.append(file.read())
+                        break
+            body = b"\n;".join(parts) + b"\n"
+            tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            self._files[self.paths] = (body, gzip.compress(body, 6, mtime=0), tag)
+        return self._files[self.paths]
+
+    def get(self) -> None:
+        body, packed, tag = self._built()
+        self.set_header("Content-Type", "application/javascript; charset=UTF-8")
+        self.set_header("Cache-Control", "no-cache")
+        self.set_header("Vary", "Accept-Encoding")
+        if "gzip" in self.request.headers.get("Accept-Encoding", ""):
+            self.set_header("Content-Encoding", "gzip")
+            body, tag = packed, tag.rstrip('"') + '-gz"'  # another representation, another tag
+        self.set_header("Etag", tag)
+        if tag in self.request.headers.get("If-None-Match", ""):
+            self.set_status(304)
+            return
+        self.write(body)
+
+
 def compressed(handler: type[Any]) -> type[Any]:
     """`handler` (a static file handler of Voila's) sending gzipped files (`Precompressed`)."""
     return type(f"Compressed{handler.__name__}", (Precompressed, handler), {})
@@ -189,9 +324,14 @@ class SiteVoila(Voila):  # type: ignore[misc]
                 TESTED_VOILA,
             )
             return handlers
+        from voila.static_file_handler import MultiStaticFileHandler
+
         out = []
         for route in handlers:
             pattern, handler, *rest = route
+            if handler is MultiStaticFileHandler and pattern.endswith("/voila/static/(.*)"):
+                chunks = pattern.removesuffix("voila/static/(.*)") + CHUNKS_PATH
+                out.append((chunks, ChunksHandler, {"paths": list(rest[0]["paths"])}))
             if isinstance(handler, type) and issubclass(handler, StaticFileHandler):
                 handler = compressed(handler)
             out.append((pattern, handler, *rest))

@@ -10,16 +10,19 @@ import re
 import select
 import signal
 import socket
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import BrowserContext
 from tornado.httpclient import AsyncHTTPClient
 from tornado.web import Application, StaticFileHandler
 
 from penang_lib.site import app
 from penang_lib.site.patches import target_problem
+from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 
@@ -184,3 +187,40 @@ def test_a_class_worth_of_connections_waits_for_a_busy_server(site: Server) -> N
             sock.close()
     assert len(queued) == opening
     assert site.get("voila/rules")[0] == 200  # and the server goes on
+
+
+# -- Voila's script chunks in one request --------------------------------------------------------
+CHUNK = re.compile(r"/voila/static/(\d+)\.voila\.js")
+
+
+@pytest.mark.parametrize(
+    "lesson", ["01_deck_and_deal.ipynb", "10_strategy_lab.ipynb", "11_puzzles.ipynb"]
+)
+def test_a_lesson_page_loads_voilas_chunks_in_one_request_and_works(
+    site: Server, context: BrowserContext, lesson: str
+) -> None:
+    fetched: list[str] = []
+    context.on("request", lambda request: fetched.append(request.url))
+    visit = open_page(context, lesson_url(site, lesson))
+    own = sorted(int(m.group(1)) for url in fetched if (m := CHUNK.search(url)))
+    assert own == [], f"the page fetched chunks of its own; add them to PAGE_CHUNKS: {own}"
+    assert [url for url in fetched if url.endswith(app.CHUNKS_PATH)] == [site.url + app.CHUNKS_PATH]
+    assert visit.errors == [] and visit.outside == []
+    assert visit.page.locator(".penang-kit").first.is_visible()
+
+
+def test_the_chunks_file_holds_every_page_chunk_as_voila_ships_it(site: Server) -> None:
+    packed, headers = get(site, app.CHUNKS_PATH, gzipped=True)
+    assert headers["Content-Encoding"] == "gzip" and "javascript" in headers["Content-Type"]
+    text = gzip.decompress(packed)
+    plain, _ = get(site, app.CHUNKS_PATH, gzipped=False)
+    assert text == plain
+    for chunk in app.PAGE_CHUNKS:
+        shipped, _ = get(site, f"voila/static/{chunk}.voila.js", gzipped=False)
+        assert shipped in text, chunk
+    request = urllib.request.Request(site.url + app.CHUNKS_PATH)
+    request.add_header("If-None-Match", headers["Etag"])  # the gzipped file's tag
+    request.add_header("Accept-Encoding", "gzip")
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(request, timeout=30)
+    assert answer.value.code == 304
