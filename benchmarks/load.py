@@ -18,6 +18,9 @@ the revision `BEFORE`, served from a git worktree of this checkout) and on this 
 - **memory**: after the first class has left, one learner opens each lesson in turn; the
   memory of each page's kernel (USS).
 
+The "before" site draws lessons 9 and 10 with matplotlib, which is in the `bench` extra
+(`make bench` installs it), not in the kit's own dependencies any more.
+
 Figures only, each beside its goal; nothing here asserts a time. `tests/site/test_load.py`
 runs both classes at 3 to 5 learners in `make test`, checking the behaviour.
 """

@@ -41,7 +41,8 @@ def totals_chart(names: Sequence[str], totals: Sequence[int], title: str) -> Pan
     bars = Bars(
         tuple(names), tuple(float(t) for t in totals), tuple(str(t) for t in totals), colours, True
     )
-    limits = (0.0, max([*totals, 1]) * 1.18)
+    # Points are whole numbers: before any deal, an axis of 0 to 5 rather than of fractions.
+    limits = (0.0, max([*totals, 5]) * 1.18)
     return Panel(
         title, limits, xlabel="total points (lowest wins)", bars=bars, width=440, height=250
     )
