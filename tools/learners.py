@@ -29,6 +29,10 @@ from http.cookies import SimpleCookie
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from jupyter_server.services.kernels.connection.base import (
+    deserialize_msg_from_ws_v1,
+    serialize_msg_to_ws_v1,
+)
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
@@ -70,35 +74,29 @@ V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 jupyter_server prefers it): binary frames the server passes on without unpacking them."""
 
 
+PARTS = ("header", "parent_header", "metadata", "content")
+"""The JSON parts of a kernel message, in the order of a v1 frame (after its channel)."""
+
+
 def _parse_frame(frame: str | bytes) -> dict[str, Any]:
     """A kernel message from the websocket: JSON text (the legacy protocol), or a binary
-    frame of the v1 protocol (a count, little-endian offsets, then the channel, header, parent
-    header, metadata and content, then any buffers)."""
+    frame of the v1 protocol (its channel, then `PARTS`, then any buffers), unpacked with
+    jupyter_server's own function."""
     if isinstance(frame, str):
         message: dict[str, Any] = json.loads(frame)
         return message
-    count = int.from_bytes(frame[:8], "little")
-    offsets = [int.from_bytes(frame[8 * (i + 1) : 8 * (i + 2)], "little") for i in range(count)]
-    parts = [frame[offsets[i] : offsets[i + 1]] for i in range(count - 1)]
-    message = {"channel": parts[0].decode("utf-8")}
-    for name, part in zip(
-        ("header", "parent_header", "metadata", "content"), parts[1:5], strict=True
-    ):
+    channel, parts = deserialize_msg_from_ws_v1(frame)  # type: ignore[no-untyped-call]
+    message = {"channel": channel}
+    for name, part in zip(PARTS, parts[: len(PARTS)], strict=True):
         message[name] = json.loads(part.decode("utf-8"))
     return message
 
 
 def _v1_frame(message: dict[str, Any]) -> bytes:
-    """`message` as a binary frame of the v1 protocol (see `_parse_frame`)."""
-    parts = [message["channel"].encode("utf-8")] + [
-        json.dumps(message[name]).encode("utf-8")
-        for name in ("header", "parent_header", "metadata", "content")
-    ]
-    offsets = [8 * (len(parts) + 2)]
-    for part in parts:
-        offsets.append(offsets[-1] + len(part))
-    head = len(offsets).to_bytes(8, "little") + b"".join(o.to_bytes(8, "little") for o in offsets)
-    return head + b"".join(parts)
+    """`message` as a binary frame of the v1 protocol, packed with jupyter_server's function."""
+    parts = [json.dumps(message[name]).encode("utf-8") for name in PARTS]
+    frame: bytes = serialize_msg_to_ws_v1(parts, message["channel"])  # type: ignore[no-untyped-call]
+    return frame
 
 
 class KeptConnection:
