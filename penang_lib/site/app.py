@@ -63,8 +63,9 @@ RELIES: tuple[Target, ...] = (
     Target("tornado.web:StaticFileHandler.get", ("self", "path", "include_body")),
     Target("tornado.web:Application.listen", ("self", "port", "address"), ("backlog",)),
 )
-"""What `SiteVoila` builds on: Voila's handler list and listen step, its static handlers, and
-tornado's static file handler (which asks `get_content_size` and `get_content` for the body)."""
+"""What `SiteVoila` builds on: Voila's handler list and listen step, its static handlers,
+tornado's static file handler (which asks `get_content_size` and `get_content` for the body),
+and tornado's `Application.listen`, which takes the `backlog` Voila's call leaves out."""
 
 
 @dataclass(frozen=True)
