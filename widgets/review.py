@@ -108,6 +108,9 @@ class DealReview(KitWidget):
         self.review = Review(deal, seat, bots)
         self._following = False
         """True while the menu is set to follow the stepper (its change is then no request)."""
+        self._filling = False
+        """True while `show_deal` moves the stepper to another deal: its steps are then not
+        followed (the menu still lists the old deal's turns); the words follow once it is done."""
         self.heading = _html("penang-review-head")
         self.summary = _html("penang-review-summary")
         self.summary.add_class("penang-explain")
@@ -162,12 +165,16 @@ class DealReview(KitWidget):
         start = _first_step(review) if step is None else step
         old, old_seat = self.review, self.stepper.seat
         self.review, self.stepper.seat = review, review.seat
+        self._filling = True
         try:
             self.stepper.show_deal(review.deal, review.whys, start, self._step_link(review))
         except Exception:
             self.review, self.stepper.seat = old, old_seat
             raise
+        finally:
+            self._filling = False
         self._show_words()
+        self.report("")
 
     def _step_link(self, review: Review) -> str | None:
         """The review's link for the stepper's "link to this step" (None: no link)."""
@@ -256,7 +263,8 @@ class DealReview(KitWidget):
 
     @guarded
     def _on_step(self, change: dict[str, Any]) -> None:
-        self._show_turn(int(change["new"]))
+        if not self._filling:
+            self._show_turn(int(change["new"]))
 
     @guarded
     def _on_menu(self, change: dict[str, Any]) -> None:

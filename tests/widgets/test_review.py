@@ -101,6 +101,24 @@ def test_review_this_deal_opens_the_review_below_the_table_and_keeps_the_tree() 
     assert [w.model_id for w in table.walk()] == ids
 
 
+def test_a_second_deal_after_new_deal_reviews_without_trouble() -> None:
+    """Issue 29, item 4: the second deal's review said "Something went wrong on our side". The
+    stepper moved to the learner's first turn of the new deal while the menu still listed the
+    old deal's turns, and following that step failed."""
+    table = lesson_table()
+    for deal_number in (1, 2, 3):
+        play_to_the_end(table)
+        table.buttons["Review this deal"].click()
+        review = table.review
+        assert not is_shown(review._trouble), f"deal {deal_number}: {review._trouble.value}"
+        assert not is_shown(table._trouble), f"deal {deal_number}: {table._trouble.value}"
+        data = Review(table.deal, table.seat, "careful")
+        assert data.spans and review.stepper.step == data.spans[0].start
+        assert review.menu.value == 0
+        assert words(render.symbols(turn_heading(data.turn(0)))) in words(review.comparison.value)
+        table.buttons["New deal"].click()
+
+
 def test_the_table_keeps_one_message_line_with_its_review_inside() -> None:
     table = lesson_table()
     messages = [w for w in table.walk() if "penang-message" in getattr(w, "_dom_classes", ())]
