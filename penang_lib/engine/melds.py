@@ -21,6 +21,7 @@ from penang_lib.engine.cards import (
     JOKER_INDEX,
     NATURALS,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
     SUITS,
     Card,
     a_rank,
@@ -29,6 +30,7 @@ from penang_lib.engine.cards import (
     cards_text,
     noted_joker,
     rank_name,
+    rank_text,
 )
 
 MAX_RUN = 14
@@ -411,14 +413,61 @@ def run_problem(cards: Sequence[Card]) -> str:
     )
     if circle <= len(cards) < span:
         return f"{shown} turns the corner: an ace ends a run, so K A 2 never follows on"
-    missing = span - len(ranks)
-    jokers = len(cards) - len(ranks)
     if span > len(cards):
-        return (
-            f"{shown} has gaps that need {missing} more card{'s' if missing != 1 else ''} "
-            f"in between, and it has {jokers} joker{'s' if jokers != 1 else ''} to fill them"
-        )
+        if gaps_low <= gaps_high:
+            row = range(ranks[0], ranks[-1] + 1)
+        else:
+            row = range(high_ace[0], high_ace[-1] + 1)
+        holes = [_named(rank, suit) for rank in row if (1 if rank == 14 else rank) not in ranks]
+        return _gap_problem(cards, shown, suit, holes)
     return f"{shown} cannot be placed in one row of its suit"
+
+
+def _named(rank: int, suit: str) -> str:
+    """A card of a run by its rank (14: the high ace) and suit: `7♥` (just `7` with no suit)."""
+    return f"{rank_text(1 if rank == 14 else rank)}{SUIT_SYMBOLS.get(suit, '')}"
+
+
+_GAPS: Final = {
+    # (holes, jokers noted for a card, free jokers): each "many" is more than one.
+    ("one", "none", "none"): "{shown} has a gap at {gap}, and no joker to fill it",
+    ("many", "none", "none"): "{shown} has gaps at {gaps}, and no joker to fill them",
+    ("one", "one", "none"): "{shown} has a gap at {gap}: its joker stands for {noted}, "
+    "so nothing fills {gap}",
+    ("many", "one", "none"): "{shown} has gaps at {gaps}: its joker stands for {noted}, "
+    "so nothing fills them",
+    ("one", "many", "none"): "{shown} has a gap at {gap}: its jokers stand for {noted}, "
+    "so nothing fills {gap}",
+    ("many", "many", "none"): "{shown} has gaps at {gaps}: its jokers stand for {noted}, "
+    "so nothing fills them",
+    ("many", "none", "one"): "{shown} has gaps at {gaps}, and only one joker to fill them",
+    ("many", "none", "many"): "{shown} has gaps at {gaps}, and only {free} jokers to fill them",
+    ("many", "one", "one"): "{shown} has gaps at {gaps}, and only one joker is free to fill "
+    "them: the other stands for {noted}",
+    ("many", "many", "one"): "{shown} has gaps at {gaps}, and only one joker is free to fill "
+    "them: the others stand for {noted}",
+    ("many", "one", "many"): "{shown} has gaps at {gaps}, and only {free} jokers are free to "
+    "fill them: the other stands for {noted}",
+    ("many", "many", "many"): "{shown} has gaps at {gaps}, and only {free} jokers are free to "
+    "fill them: the others stand for {noted}",
+}
+"""Why a run with gaps is not a run, by how many cards are missing, how many of its jokers
+are noted for a card (`🃏=8♥` stands for 8♥ and fills no other place) and how many are free."""
+
+
+def _how_many(number: int) -> str:
+    return "none" if number == 0 else "one" if number == 1 else "many"
+
+
+def _gap_problem(cards: Sequence[Card], shown: str, suit: str, holes: list[str]) -> str:
+    """Why a run with `holes` (the missing cards, `7♥`) between its cards is not a run: which
+    cards are missing, and why its jokers do not fill them."""
+    free = sum(1 for c in cards if c.is_joker and c.as_rank is None)
+    noted = [_named(c.as_rank, c.as_suit or suit) for c in cards if c.is_joker and c.as_rank]
+    key = (_how_many(len(holes)), _how_many(len(noted)), _how_many(free))
+    return _GAPS[key].format(
+        shown=shown, gap=holes[0], gaps=" ".join(holes), noted=" and ".join(noted), free=free
+    )
 
 
 def set_problem(cards: Sequence[Card]) -> str:

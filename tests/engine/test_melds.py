@@ -150,6 +150,56 @@ def test_broken_run_names_rule_run_and_why(cards: str, words: tuple[str, ...]) -
 
 
 @pytest.mark.parametrize(
+    ("cards", "reason"),
+    [
+        ("6H 7H 9H", "6♥ 7♥ 9♥ has a gap at 8♥, and no joker to fill it."),
+        ("5H 6H 9H", "5♥ 6♥ 9♥ has gaps at 7♥ 8♥, and no joker to fill them."),
+        (
+            "5H 6H JK@8H",
+            "5♥ 6♥ 🃏=8♥ has a gap at 7♥: its joker stands for 8♥, so nothing fills 7♥.",
+        ),
+        (
+            "JK@9 JH QH",
+            "🃏=9 J♥ Q♥ has a gap at 10♥: its joker stands for 9♥, so nothing fills 10♥.",
+        ),
+        (
+            "5H JK@8H JK@9H",
+            "5♥ 🃏=8♥ 🃏=9♥ has gaps at 6♥ 7♥: its jokers stand for 8♥ and 9♥, so nothing "
+            "fills them.",
+        ),
+        (
+            "5H 6H JK 10H",
+            "5♥ 6♥ 🃏 10♥ has gaps at 7♥ 8♥ 9♥, and only one joker to fill them.",
+        ),
+        (
+            "5H JK@6H JK 10H",
+            "5♥ 🃏=6♥ 🃏 10♥ has gaps at 7♥ 8♥ 9♥, and only one joker is free to fill them: "
+            "the other stands for 6♥.",
+        ),
+    ],
+    ids=lambda x: x if "has" not in x else "",
+)
+def test_a_run_with_gaps_names_them_and_counts_a_noted_joker_as_placed(
+    cards: str, reason: str
+) -> None:
+    """Issue 29: "5♥ 6♥ 🃏=8♥ ... has 0 jokers to fill them" while a joker lay in the meld.
+    A joker noted for a card stands for that card, so the reason names the gap it leaves."""
+    v = check_meld(cards)
+    assert (v.ok, v.rule, v.reason) == (False, "run", reason)
+    assert "0 jokers" not in v.reason
+
+
+def test_a_lay_off_on_a_run_with_a_gap_says_what_the_noted_joker_stands_for() -> None:
+    """The same reason when such a meld is on the table (a text meld given to the checker)."""
+    from penang_lib import check_lay_off, check_swap
+
+    expected = "5♥ 6♥ 🃏=8♥ has a gap at 7♥: its joker stands for 8♥, so nothing fills 7♥."
+    for verdict in (check_lay_off("5H 6H JK@8H", "9H"), check_swap("5H 6H JK@8H", "8H")):
+        assert not verdict.ok and verdict.rule == "run"
+        assert verdict.reason.endswith(expected), verdict.reason
+
+
+@pytest.mark.parametrize(
     "cards",
     ["5H 5H 6H", "5H 6H 6H JK", "9C 9C 10C JC"],
     ids=lambda x: str(x),
