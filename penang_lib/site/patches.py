@@ -356,9 +356,10 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
         async def prepare(self) -> None:
             page = url_path_join(self.settings.get("server_url") or "/", "/" + RULES_PAGE)
             if self.request.path.rstrip("/") != page:
+                # tornado's plain page (Voila's handlers draw an error page of their own);
+                # write_error finishes the answer itself, so it is not finished again here.
                 self.set_status(404)
                 web.RequestHandler.write_error(self, 404)
-                self.finish()
                 return
             await super().prepare()
 
@@ -551,9 +552,19 @@ def site_pool_class(stock: Any, default_pool_size: int) -> Any:
                 except Exception:  # the watch goes on; the next round tries again
                     self.log.exception("Checking the kernel pools failed")
                     continue
-                now_ready = total > 0 and ready == total
+                # With no kernels kept ready (`--pool 0`, as on a Hub) the site is ready at
+                # once: each page starts its own kernel. Said once, like a filled pool.
+                now_ready = ready == total
                 if now_ready and not was_ready:
-                    self.log.info("Penang site ready: %d kernel(s) have run their lessons", ready)
+                    if total:
+                        self.log.info(
+                            "Penang site ready: %d kernel(s) have run their lessons", ready
+                        )
+                    else:
+                        self.log.info(
+                            "Penang site ready: no kernels are kept ready (pool size 0), "
+                            "each lesson page starts its own"
+                        )
                 elif not now_ready and time.monotonic() - last > 10:
                     self.log.info("Penang site starting: %d of %d kernels ready", ready, total)
                     last = time.monotonic()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import time
 from importlib.metadata import version
 from types import ModuleType
 from typing import Any
@@ -18,6 +19,7 @@ from traitlets.config import Application
 
 from tests.checkout import REPO
 from tests.site.test_serve import site_changes
+from tools.site_runner import start_site
 
 
 def test_every_patched_target_is_in_the_installed_voila_as_expected() -> None:
@@ -300,3 +302,31 @@ def test_a_hook_whose_setting_or_class_needs_are_gone_is_named_in_a_warning(
     (needs,) = [w for w in warnings if "hook Voila.tornado_settings" in w]
     assert "voila.app:Voila.gone is gone: no rule sheet" in needs
     assert "tested on voila>=0.5.6,<0.6" in needs
+
+
+def test_a_site_with_no_kernels_kept_ready_says_ready_once_and_answers_404_cleanly() -> None:
+    """How a Hub runs the site (`--pool 0`): it says once that it is ready, never "starting:
+    0 of 0 kernels ready" every ten seconds; and an address it does not serve (such as the
+    "/" jupyter-server-proxy asks for to see whether the site is up) gets a plain 404 with no
+    "finish() called twice" traceback in the log."""
+    server = start_site(pool=0)
+    try:
+        deadline = time.monotonic() + 90
+        while not any("Penang site ready" in line for line in list(server.log)):
+            assert server.process.poll() is None, "\n".join(server.log)
+            assert time.monotonic() < deadline, "never said ready:\n" + "\n".join(server.log)
+            time.sleep(0.2)
+        status, body = server.get("/favicon.ico")
+        assert status == 404 and "404: Not Found" in body
+        assert server.get("/voila/rules")[0] == 200  # the default handler's one real page
+        # A second 404: once it is in the log, anything the first one logged is there too.
+        assert server.get("/nowhere")[0] == 404
+        while not any("GET /nowhere" in line for line in list(server.log)):
+            assert time.monotonic() < deadline, "\n".join(server.log)
+            time.sleep(0.1)
+    finally:
+        server.stop()
+    log = "\n".join(server.log)
+    assert "no kernels are kept ready" in log, log
+    assert "Penang site starting" not in log, log
+    assert "finish() called twice" not in log and "Traceback" not in log, log
