@@ -91,6 +91,8 @@ from widgets.play_parts import (
     BotBar,
     HandPanel,
     HintMemory,
+    meld_name,
+    move_words,
     one_card,
     paragraph,
 )
@@ -384,8 +386,11 @@ class PlayTable(KitWidget):
         label = (
             self.action_bar.choose_target(move.target) if isinstance(move, LayOff | Swap) else None
         )
-        if label is not None:
-            done = f"The hint selected {picked} and chose meld {label} in Meld on table"
+        if label is not None and isinstance(move, LayOff | Swap):
+            done = (
+                f"The hint selected {picked} and chose {meld_name(self.deal, move.target)} in "
+                "Meld on table"
+            )
         elif cards:
             done = f"The hint selected {picked} for you"
         else:
@@ -394,7 +399,7 @@ class PlayTable(KitWidget):
         self.action_bar.hide_chooser()
         again = " (Clicking a card again unselects it.)" if cards else ""
         self._say(
-            paragraph(f"Hint: {move.label()} — {choice.why}")
+            paragraph(f"Hint: {move_words(self.deal, move)} — {choice.why}")
             + paragraph(f"{done}: press {button}.{again}")
         )
 

@@ -8,6 +8,8 @@ the board, the few HTML views around it) and knows only how to show what it is g
 - `HintMemory`: the last hint, so that its button plays the hinted move itself.
 - `one_card` and `ActionBar.offer_readings`: what a lay-off or a swap needs from the selection, and
   the joker's readings a refusal offers (the puzzle board shares them).
+- `meld_name` and `move_words`: a table meld, and a move on one, named by the meld's owner, kind
+  and cards ("West's run 5♥ 6♥ 7♥"), never by its number; the "Meld on table" menu uses them.
 
 None of them decides anything about the rules: `PlayTable` asks the engine and hands them the
 answers.
@@ -78,6 +80,25 @@ READING_HELP = (
 def paragraph(text: str) -> str:
     """Plain text as one paragraph of a message, card names drawn with their symbols."""
     return f"<p>{render.symbols(text)}</p>"
+
+
+def meld_name(deal: Deal, index: int) -> str:
+    """Table meld `index` named by its owner, kind and cards, as a learner reads it: "West's run
+    5♥ 6♥ 7♥", "North's set J♠ J♠ J♥" (a joker as 🃏=7♥). Code keys a meld by its index, never
+    by this name."""
+    meld = deal.table[index]
+    return f"{deal.names[deal.owners[index]]}'s {meld.kind} {meld.symbols}"
+
+
+def move_words(deal: Deal, move: Move) -> str:
+    """`move.label()` with a table meld named by its cards instead of its number: "lay off 8♥
+    on West's run 5♥ 6♥ 7♥", "swap 7♥ for the joker in East's set 7♠ 7♦ 🃏=7♥"."""
+    if isinstance(move, LayOff | Swap) and 0 <= move.target < len(deal.table):
+        meld = meld_name(deal, move.target)
+        if isinstance(move, LayOff):
+            return f"lay off {move.card.symbol} on {meld}"
+        return f"swap {move.card.symbol} for the joker in {meld}"
+    return move.label()
 
 
 def one_card(cards: Sequence[Card], what: str) -> Card | str:
@@ -320,10 +341,7 @@ class ActionBar:
             self.readings.options = []
 
     def _show_targets(self, deal: Deal) -> None:
-        options = tuple(
-            (render.plain(f"{i}: {deal.names[deal.owners[i]]} · {meld.symbols}"), i)
-            for i, meld in enumerate(deal.table)
-        )
+        options = tuple((render.plain(meld_name(deal, i)), i) for i in range(len(deal.table)))
         if options == self._targets:
             return
         keep = self.target.value

@@ -229,7 +229,7 @@ def test_lesson_5_swap_then_use_the_joker() -> None:
 
     says(md, "Select **7♥**, choose meld 1 (East's run) in **Meld on table**, and click **Swap**")
     click(table, "7H")
-    choose_meld(table, 1, "East · 5♥ 6♥ 🃏=7♥")
+    choose_meld(table, 1, "East's run 5♥ 6♥ 🃏=7♥")
     press(table, "Swap")
     assert "swap" in rules(table)
     assert any(c.is_joker for c in deal.hand(table.seat))
@@ -256,7 +256,7 @@ def test_lesson_5_no_swap_before_the_passport() -> None:
     says(md, "Select **7♥**, choose meld 0 (East's 5♥ 6♥ 🃏=7♥) and click **Swap**: refused")
     says(md, "The refusal clears your selection")
     click(table, "7H")
-    choose_meld(table, 0, "East · 5♥ 6♥ 🃏=7♥")
+    choose_meld(table, 0, "East's run 5♥ 6♥ 🃏=7♥")
     press(table, "Swap")
     refused(table, "passport")
 
@@ -273,7 +273,7 @@ def test_lesson_5_no_swap_before_the_passport() -> None:
 
     says(md, "select **🃏**, choose meld 3, click **Lay off**", "click **End turn**")
     click(table, "JK")
-    choose_meld(table, 3, "North · 8♠ 8♦ 8♣")
+    choose_meld(table, 3, "North's set 8♠ 8♦ 8♣")
     press(table, "Lay off")
     assert "lay-off" in rules(table) and len(deal.table[3].cards) == 4
     press(table, "End turn")

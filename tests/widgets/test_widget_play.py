@@ -136,7 +136,7 @@ def test_swap_before_the_passport_shows_its_rule_and_changes_nothing():
     deal.push(MeldMove(tuple(parse_cards("5D 6D JK@7D"))))
     deal.push(EndTurn())
     table = PlayTable(deal=deal, seat=0)
-    assert table.target.options == (("0: East · 5♦ 6♦ JK=7♦", 0),)  # plain text: JK
+    assert table.target.options == (("East's run 5♦ 6♦ JK=7♦", 0),)  # plain text: JK
     before = table.deal.state_key()
     table.select("7D")
     table.target.value = 0
@@ -209,7 +209,7 @@ def test_meld_end_turn_and_one_bot_move():
     assert shown(table) == [c.symbol for c in hand]
     assert not any(t.value for t in table.toggles)
     assert "run" in rules_shown(table) and "passport" in rules_shown(table)
-    assert table.target.options == (("0: North · 9♠ 10♠ J♠", 0),)
+    assert table.target.options == (("North's run 9♠ 10♠ J♠", 0),)
 
     table.buttons["End turn"].click()
     assert table.deal.turn == 1
@@ -477,11 +477,35 @@ def test_hint_on_a_lay_off_names_the_meld_too():
     table = PlayTable(deal=deal)
     move = CarefulBot().choose(PlayerView.of(deal)).move
     assert isinstance(move, LayOff)
+    assert move == LayOff(1, Card.parse("8H"))
     table.buttons["Hint"].click()
-    label = dict((v, k) for k, v in table.target.options)[move.target]
     words = " ".join(text(table.message.value).split())
-    assert f"The hint selected {move.card.symbol} and chose meld {label}" in words
+    # Issue 29, item 9: the meld is named by its owner, kind and cards, never by its number.
+    assert "Hint: lay off 8♥ on East's run 5♥ 6♥ 7♥ —" in words
+    assert "The hint selected 8♥ and chose East's run 5♥ 6♥ 7♥ in Meld on table" in words
     assert "press Lay off." in words and table.target.value == move.target
+    assert "meld 1" not in words
+
+
+def test_the_meld_menu_names_each_table_meld_by_owner_kind_and_cards():
+    """Issue 29, item 9: "Meld on table" read "0: North · ..."; each option is now a whole
+    phrase, and its value (what the code keys on) is the meld's index."""
+    deal = Deal(hands=["9S 9D 9C 8H 2S KD", "5H 6H JK 3C 4D"], dealer=1)
+    deal.push(MeldMove(tuple(parse_cards("9S 9D 9C"))))
+    deal.push(EndTurn())
+    deal.push(MeldMove(tuple(parse_cards("5H 6H JK@7H"))))
+    deal.push(EndTurn())
+    table = PlayTable(deal=deal)
+    assert table.target.options == (
+        ("North's set 9♠ 9♦ 9♣", 0),
+        ("East's run 5♥ 6♥ JK=7♥", 1),  # plain text: the joker as JK, with what it stands for
+    )
+    assert table.target.value == 0
+    table.select("8H")
+    table.target.value = 1
+    table.buttons["Lay off"].click()
+    assert deal.move_stack[-1] == LayOff(1, Card.parse("8H"))
+    assert table.target.options[1] == ("East's run 5♥ 6♥ JK=7♥ 8♥", 1)
 
 
 def test_after_a_hint_its_joker_reading_is_not_asked_again():
