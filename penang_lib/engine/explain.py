@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from penang_lib.engine.bots import forced_move
-from penang_lib.engine.cards import Card, a_rank, cards_symbols
+from penang_lib.engine.cards import Card, a_rank, cards_symbols, rank_name
 from penang_lib.engine.deal import DEFAULT_NAMES, Deal, Status
 from penang_lib.engine.events import Event
-from penang_lib.engine.melds import Kind
+from penang_lib.engine.melds import Kind, Meld, position_card
 from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, Move
 from penang_lib.engine.validate import ArgumentTypeError, shown
 from penang_lib.engine.validate import (
@@ -103,13 +104,44 @@ def _joker(e: Event, names: Sequence[str]) -> str:
     )
 
 
+_LAID_OFF: Final = {
+    "run": "{who} lays off {card} on the run {before}, which now runs from {first} to {last}. "
+    "{who} has {left} in hand.",
+    "set": "{who} lays off {card} on the set {before}, which now holds {size} {rank}. "
+    "{who} has {left} in hand.",
+    "meld": "{who} lays off {card}. {who} has {left} in hand.",
+}
+"""A lay-off, naming the meld as it was before the card and as it is after it (its new ends,
+or how many cards of its rank it now holds)."""
+
+
+def _cards_before(meld: Meld, placed: Card) -> tuple[Card, ...]:
+    """The cards of a table meld before `placed` was laid off on it (`meld` is the meld after:
+    a run grew at one of its ends, a set anywhere)."""
+    cards = list(meld.cards)
+    if meld.kind is Kind.SET:
+        cards.remove(placed)
+        return tuple(cards)
+    return tuple(cards[1:] if cards[0] == placed else cards[:-1])
+
+
 def _lay_off(e: Event, names: Sequence[str]) -> str:
     card = e.cards[0]
-    shown = _joker_text(card) if card.is_joker else card.symbol
-    return (
-        f"{_who(e.player, names)} lays off {shown} on {_meld_text(e)}, "
-        f"leaving {_cards_word(e.after)} in hand."
-    )
+    words = {
+        "who": _who(e.player, names),
+        "card": _joker_text(card) if card.is_joker else card.symbol,
+        "left": _cards_word(e.after),
+    }
+    meld = e.meld
+    if meld is None:
+        return _LAID_OFF["meld"].format(**words)
+    before = cards_symbols(_cards_before(meld, card))
+    if meld.kind is Kind.SET:
+        rank = rank_name(meld.low, plural=True)
+        return _LAID_OFF["set"].format(**words, before=before, size=len(meld.cards), rank=rank)
+    first = position_card(meld.suit, meld.low).symbol
+    last = position_card(meld.suit, meld.high).symbol
+    return _LAID_OFF["run"].format(**words, before=before, first=first, last=last)
 
 
 def _swap(e: Event, names: Sequence[str]) -> str:
@@ -254,19 +286,29 @@ def _seat(deal: Deal, seat: int) -> int:
     return seat
 
 
+_YOUR_TURN: Final = "Your turn {own} ({name}), turn {number} of the deal."
+"""The learner's turn: `own` counts the learner's own turns in this deal, this one included (as
+the review numbers them), `number` everyone's."""
+_BOT_TURN: Final = "{name}'s turn ({bot} bot), turn {number} of the deal."
+_THEIR_TURN: Final = "{name}'s turn, turn {number} of the deal."
+"""Another player's turn: `number` counts every player's turns in this deal, this one included."""
+
+
 def turn_status(deal: Deal, seat: int, bots: Mapping[int, str] | None = None) -> str:
     """The head line of a play table for the learner at `seat`: who won once the deal is over,
-    else whose turn it is and the turn number (a bot's seat says which bot, from `bots`: seat ->
-    bot name)."""
+    else whose turn it is. The learner's own turn is numbered among their own turns ("Your turn
+    1" on their first, as the review numbers them), then among the deal's turns, everyone's
+    (a bot's seat says which bot, from `bots`: seat -> bot name)."""
     seat = _seat(deal, seat)
     if deal.is_over:
         winners = join_names([deal.names[w] for w in deal.winners])
         return f"The deal is over after {_plural(deal.turn_number, 'turn')}. Won by {winners}."
     if deal.turn == seat:
-        return f"Your turn ({deal.names[seat]}), turn {deal.turn_number}."
+        own = deal.turns[seat]
+        return _YOUR_TURN.format(own=own, name=deal.names[seat], number=deal.turn_number)
     bot = (bots or {}).get(deal.turn)
-    kind = f" ({bot} bot)" if bot else ""
-    return f"{deal.names[deal.turn]}'s turn{kind}, turn {deal.turn_number}."
+    words = {"name": deal.names[deal.turn], "bot": bot, "number": deal.turn_number}
+    return (_BOT_TURN if bot else _THEIR_TURN).format(**words)
 
 
 def seat_status(deal: Deal, seat: int) -> str:

@@ -102,6 +102,49 @@ def test_swap_explanation_says_which_card_the_joker_stood_for_and_who_took_it() 
     assert "East" in sentence and "7♥" in sentence and "not an action" in sentence
 
 
+def _laid_off(deal: Deal) -> list[str]:
+    return [explain(e, deal.names) for e in deal.events if e.rule == "lay-off"]
+
+
+def test_a_lay_off_names_the_meld_as_it_was_then_as_it_becomes() -> None:
+    """Issue 29: "North lays off 8♥ on a run of hearts from 5♥ to 8♥" read as if the run had
+    reached 8♥ before the card. The sentence names the meld's cards before the lay-off, then
+    where the run now runs (or how many cards the set now holds)."""
+    deal = Deal(hands=["5H 6H 7H 8H 9S 2C", "4H 9C 9D 9H 3S 3D"], dealer=1)
+    deal.push(MeldMove.of("5H 6H 7H"))
+    deal.push(EndTurn())
+    deal.push(MeldMove.of("9C 9D 9H"))
+    deal.push(LayOff(0, Card.parse("4H")))  # at the low end
+    deal.push(EndTurn())
+    deal.push(LayOff(0, Card.parse("8H")))  # at the high end
+    deal.push(LayOff(1, Card.parse("9S")))
+    assert _laid_off(deal) == [
+        "East lays off 4♥ on the run 5♥ 6♥ 7♥, which now runs from 4♥ to 7♥. "
+        "East has 2 cards in hand.",
+        "North lays off 8♥ on the run 4♥ 5♥ 6♥ 7♥, which now runs from 4♥ to 8♥. "
+        "North has 2 cards in hand.",
+        "North lays off 9♠ on the set 9♥ 9♦ 9♣, which now holds 4 nines. North has 1 card in hand.",
+    ]
+
+
+def test_a_joker_laid_off_is_named_by_the_card_it_stands_for() -> None:
+    deal = _swap_deal()  # East swaps the joker out of 5♥ 6♥ 🃏 and lays it off on its set
+    (sentence,) = _laid_off(deal)
+    assert sentence == (
+        "East lays off a joker standing for an eight on the set 8♠ 8♦ 8♣, which now holds "
+        "4 eights. East has 2 cards in hand."
+    )
+    run = Deal(hands=["5H 6H 7H KS", "JK 9C 9D 9H 2S"], dealer=1)
+    run.push(MeldMove.of("5H 6H 7H"))
+    run.push(EndTurn())
+    run.push(MeldMove.of("9C 9D 9H"))
+    run.push(LayOff(0, Card.parse("JK@4H")))
+    assert _laid_off(run) == [
+        "East lays off a joker standing for 4♥ on the run 5♥ 6♥ 7♥, which now runs from 4♥ "
+        "to 7♥. East has 1 card in hand."
+    ]
+
+
 def test_passport_explanation_says_why_it_is_a_passport() -> None:
     deal = _swap_deal()
     first = deal.events[len(deal.start_events)]
@@ -171,13 +214,32 @@ def test_a_real_deal_skipping_two_dead_players_says_are() -> None:
 # -- a play table's standing sentences -----------------------------------------------------------
 def test_turn_status_says_whose_turn_it_is_or_who_won() -> None:
     deal = Deal(hands=["5H 6H 7H", "2S 2D 2C 9H"], dealer=0)
-    assert turn_status(deal, 0, {1: "careful"}) == "East's turn (careful bot), turn 1."
-    assert turn_status(deal, 0) == "East's turn, turn 1."
-    assert turn_status(deal, 1) == "Your turn (East), turn 1."
+    assert turn_status(deal, 0, {1: "careful"}) == "East's turn (careful bot), turn 1 of the deal."
+    assert turn_status(deal, 0) == "East's turn, turn 1 of the deal."
+    assert turn_status(deal, 1) == "Your turn 1 (East), turn 1 of the deal."
     over = _game_deal()
     assert turn_status(over, 1) == "The deal is over after 1 turn. Won by North."
     with pytest.raises(ValueError, match="from 0 to 1"):
         turn_status(deal, 2)
+
+
+def test_the_learners_turn_is_numbered_among_their_own_turns() -> None:
+    """Issue 29: lesson 3 said "Your turn (North), turn 2" on the learner's first turn, as
+    West had played turn 1. The learner's own count comes first, the deal's count is named."""
+    deal = Deal(hands=["9S 9D 9C 8H 2C", "3C 4C 5C 6S", "KH KD KC 7S", "5H 6H 7H AD"], dealer=2)
+    assert turn_status(deal, 0) == "West's turn, turn 1 of the deal."
+    deal.push(MeldMove.of("5H 6H 7H"))
+    deal.push(EndTurn())
+    assert turn_status(deal, 0) == "Your turn 1 (North), turn 2 of the deal."
+    deal.push(MeldMove.of("9S 9D 9C"))
+    deal.push(EndTurn())
+    deal.push(MeldMove.of("3C 4C 5C"))
+    deal.push(EndTurn())
+    assert turn_status(deal, 0, {2: "careful"}) == "South's turn (careful bot), turn 4 of the deal."
+    deal.push(MeldMove.of("KH KD KC"))
+    deal.push(EndTurn())
+    deal.push(DeclareDead())  # West: A♦ fits nowhere
+    assert turn_status(deal, 0) == "Your turn 2 (North), turn 6 of the deal."
 
 
 def test_seat_status_says_the_learners_standing() -> None:

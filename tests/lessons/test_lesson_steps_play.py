@@ -123,6 +123,8 @@ def test_lesson_3_make_your_passport() -> None:
     deal = table.deal
     says(md, "You are **North**", "West has already melded 5♥ 6♥ 7♥", "**Selected:**")
     assert deal.names[table.seat] == "North" and str(deal.table[0]) == "5H 6H 7H"
+    # Issue 29: the head line said "turn 2" on the learner's first turn (West played turn 1).
+    assert words(table.status.value).startswith("Your turn 1 (North), turn 2 of the deal.")
 
     says(md, "Press **End turn** at once. Refused: you may not pass (rule `turn`)")
     press(table, "End turn")
