@@ -9,7 +9,8 @@ the board, the few HTML views around it) and knows only how to show what it is g
 - `one_card` and `ActionBar.offer_readings`: what a lay-off or a swap needs from the selection, and
   the joker's readings a refusal offers (the puzzle board shares them).
 - `meld_name` and `move_words`: a table meld, and a move on one, named by the meld's owner, kind
-  and cards ("West's run 5♥ 6♥ 7♥"), never by its number; the "Meld on table" menu uses them.
+  and cards ("West's run 5♥ 6♥ 7♥"), not by its number alone; the "Meld on table" menu shows
+  this name, then the number the table's Meld column and the lessons give it: "(meld 0)".
 
 None of them decides anything about the rules: `PlayTable` asks the engine and hands them the
 answers.
@@ -341,7 +342,9 @@ class ActionBar:
             self.readings.options = []
 
     def _show_targets(self, deal: Deal) -> None:
-        options = tuple((render.plain(meld_name(deal, i)), i) for i in range(len(deal.table)))
+        options = tuple(
+            (render.plain(f"{meld_name(deal, i)} (meld {i})"), i) for i in range(len(deal.table))
+        )
         if options == self._targets:
             return
         keep = self.target.value

@@ -409,7 +409,7 @@ def test_setting_puzzle_id_shows_that_puzzle_and_a_bad_one_is_refused() -> None:
     assert "Puzzle 3 of 5" in words(board.heading.value)
     position = puzzles[2].position()
     assert [label for label, _ in board.action_bar.target.options] == [
-        render.plain(f"{position.names[position.owners[i]]}'s {m.kind} {m.symbols}")
+        render.plain(f"{position.names[position.owners[i]]}'s {m.kind} {m.symbols} (meld {i})")
         for i, m in enumerate(position.table)
     ]
     with pytest.raises(PuzzleError) as expected:

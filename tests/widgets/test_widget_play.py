@@ -136,7 +136,7 @@ def test_swap_before_the_passport_shows_its_rule_and_changes_nothing():
     deal.push(MeldMove(tuple(parse_cards("5D 6D JK@7D"))))
     deal.push(EndTurn())
     table = PlayTable(deal=deal, seat=0)
-    assert table.target.options == (("East's run 5♦ 6♦ JK=7♦", 0),)  # plain text: JK
+    assert table.target.options == (("East's run 5♦ 6♦ JK=7♦ (meld 0)", 0),)  # plain text: JK
     before = table.deal.state_key()
     table.select("7D")
     table.target.value = 0
@@ -209,7 +209,7 @@ def test_meld_end_turn_and_one_bot_move():
     assert shown(table) == [c.symbol for c in hand]
     assert not any(t.value for t in table.toggles)
     assert "run" in rules_shown(table) and "passport" in rules_shown(table)
-    assert table.target.options == (("North's run 9♠ 10♠ J♠", 0),)
+    assert table.target.options == (("North's run 9♠ 10♠ J♠ (meld 0)", 0),)
 
     table.buttons["End turn"].click()
     assert table.deal.turn == 1
@@ -489,7 +489,8 @@ def test_hint_on_a_lay_off_names_the_meld_too():
 
 def test_the_meld_menu_names_each_table_meld_by_owner_kind_and_cards():
     """Issue 29, item 9: "Meld on table" read "0: North · ..."; each option is now a whole
-    phrase, and its value (what the code keys on) is the meld's index."""
+    phrase (with the number the table's Meld column shows), and its value (what the code keys
+    on) is the meld's index."""
     deal = Deal(hands=["9S 9D 9C 8H 2S KD", "5H 6H JK 3C 4D"], dealer=1)
     deal.push(MeldMove(tuple(parse_cards("9S 9D 9C"))))
     deal.push(EndTurn())
@@ -497,15 +498,15 @@ def test_the_meld_menu_names_each_table_meld_by_owner_kind_and_cards():
     deal.push(EndTurn())
     table = PlayTable(deal=deal)
     assert table.target.options == (
-        ("North's set 9♠ 9♦ 9♣", 0),
-        ("East's run 5♥ 6♥ JK=7♥", 1),  # plain text: the joker as JK, with what it stands for
+        ("North's set 9♠ 9♦ 9♣ (meld 0)", 0),
+        ("East's run 5♥ 6♥ JK=7♥ (meld 1)", 1),  # plain text: a joker as JK, with its card
     )
     assert table.target.value == 0
     table.select("8H")
     table.target.value = 1
     table.buttons["Lay off"].click()
     assert deal.move_stack[-1] == LayOff(1, Card.parse("8H"))
-    assert table.target.options[1] == ("East's run 5♥ 6♥ JK=7♥ 8♥", 1)
+    assert table.target.options[1] == ("East's run 5♥ 6♥ JK=7♥ 8♥ (meld 1)", 1)
 
 
 def test_after_a_hint_its_joker_reading_is_not_asked_again():
