@@ -25,6 +25,12 @@ with bigger hands than any before adds card toggles).
 `deal` and `seat` are traitlets of the table (not synced to the browser): `ipywidgets.link` and
 `.observe` work on them as on any widget; so is `over`, True while the deal shown is over.
 
+The keyboard: after each action the focus moves to the control the learner needs next (`focused`
+names it): after a move that leaves the turn open, End turn; after End turn, Bots to my turn; back
+on the learner's turn, the first card of the hand; a Dead or a Game that is due, its button; once
+the deal is over, Review this deal. A refusal that clears the selection sends it to the first card,
+one that offers a joker's readings to the Joker stands for menu, and a hint to the button it names.
+
 Once the deal is over, Review this deal opens its review below the table (`widgets.review`: the
 deal in a stepper from the learner's seat, each of their turns beside the careful bot's). The
 review's widgets are built with the table, hidden, and filled when it opens.
@@ -232,6 +238,8 @@ class PlayTable(KitWidget):
         show(self.review_box, False)
         self._reviewed: tuple[Deal, int] | None = None
         """The deal and seat the review shows (None: not the deal on the table)."""
+        self.focused: widgets.DOMWidget | None = None
+        """The control the table last sent the keyboard focus to (None: not yet)."""
         self._listen()
         mine = [self.hand_panel.box, self.action_bar.box, self.message, self.bot_bar.box]
         mine_box = part(widgets.VBox, mine)
@@ -331,6 +339,7 @@ class PlayTable(KitWidget):
         if err is not None and err.options:
             # The engine lists the readings of a plain joker: the learner picks one.
             self._say(self.action_bar.offer_readings(self.deal, err), refused=True)
+            self._focus(self.readings)
 
     @guarded
     def _on_lay_off(self, _button: Any = None) -> None:
@@ -345,6 +354,7 @@ class PlayTable(KitWidget):
         if err is not None and err.options:
             # The engine lists where the joker may stand: the learner picks one end.
             self._say(self.action_bar.offer_readings(self.deal, err), refused=True)
+            self._focus(self.readings)
 
     @guarded
     def _on_swap(self, _button: Any = None) -> None:
@@ -402,6 +412,8 @@ class PlayTable(KitWidget):
             paragraph(f"Hint: {move_words(self.deal, move)} — {choice.why}")
             + paragraph(f"{done}: press {button}.{again}")
         )
+        if button in self.buttons:
+            self._focus(self.buttons[button])
 
     def _hinted(self, button: str) -> Move | None:
         """The last hint's move, when `button` is the one the hint named and nothing changed."""
@@ -422,6 +434,8 @@ class PlayTable(KitWidget):
             self._bot_line(seat, choice),
             f"<p><b>Why:</b> {render.symbols(choice.why)}</p>",
         )
+        if not self._bots_to_move():  # Bot move is disabled now: the focus moves on
+            self._focus(self._next_control())
 
     @guarded
     def _on_bots_to_me(self, _button: Any = None) -> None:
@@ -436,12 +450,14 @@ class PlayTable(KitWidget):
         self._render(
             self.deal.event_stack[-1], played[-1][0], paragraph(bots_played(len(played))) + lines
         )
+        self._focus(self._next_control())
 
     @guarded
     def _on_new_deal(self, _button: Any = None) -> None:
         old = self.deal
         seed = old.seed + 1 if self._seeded else None
         self.deal = Deal(players=old.players, seed=seed, rules=old.rules, names=old.names)
+        self._focus(self._next_control())
 
     # -- the review ----------------------------------------------------------------------------
     @guarded
@@ -516,9 +532,35 @@ class PlayTable(KitWidget):
             standing = _said(next_step(self.deal, self.seat, forced)) if forced else ""
             refusal = render.sentence_html(err.rule, err.reason, ok=False)
             self._say(refusal + cleared + standing, refused=True)
+            # The selection is cleared: the learner starts again from the hand (or from the
+            # button of a Dead or a Game that is due).
+            self._focus(self._next_control(start_over=True))
             return err
         self._render(events, self.seat)
+        self._focus(self._next_control())
         return None
+
+    def _next_control(self, start_over: bool = False) -> widgets.DOMWidget:
+        """The control the learner needs next: Review this deal once the deal is over, Bots to
+        my turn while a bot is to move, the button of a Dead or a Game that is due, End turn once
+        the turn has had an action (the lessons' one action a turn; not when `start_over`), else
+        the first card of the hand."""
+        deal = self.deal
+        if deal.is_over:
+            return self.buttons["Review this deal"]
+        if not self._my_turn():
+            return self.buttons["Bots to my turn"]
+        forced = forced_move(deal, self.seat)
+        if forced is not None:
+            return self.buttons[HINT_BUTTONS[forced.type]]
+        if not start_over and deal.is_legal(EndTurn(), self.seat):
+            return self.buttons["End turn"]
+        return self.toggles[0]
+
+    def _focus(self, control: widgets.DOMWidget) -> None:
+        """Send the keyboard focus to `control` (the browser focuses it; `focused` names it)."""
+        self.focused = control
+        control.focus()
 
     def _one_card(self, what: str) -> Card | None:
         card = one_card(self.selected(), what)

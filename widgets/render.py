@@ -72,6 +72,14 @@ STYLESHEET = """
   content: ""; position: absolute; top: -4px; right: -1px; width: 4px; height: 8px;
   border: solid #fff; border-width: 0 2px 2px 0; transform: rotate(45deg);
 }
+/* The keyboard's focus: a thick dark ring a little outside every control (card, button, menu,
+   link), drawn for the keyboard only (:focus-visible, also when the table moves the focus after
+   a key press), and unlike a selected card's blue ring. */
+.penang-kit .jupyter-button:focus-visible, .penang-kit select:focus-visible,
+.penang-kit input:focus-visible, .penang-kit textarea:focus-visible,
+.penang-kit a:focus-visible, .penang-kit [tabindex]:focus-visible {
+  outline: 3px solid #1a1a1a !important; outline-offset: 2px !important;
+}
 .penang-kit .penang-hand { overflow: visible; padding-top: 8px; }
 .penang-kit .penang-selection .penang-card { font-size: 0.9em; }
 .penang-kit .penang-moved { outline: 3px solid #e67e22; outline-offset: 1px; }
@@ -108,19 +116,20 @@ STYLESHEET = """
 @media (max-width: 600px) {
   .penang-kit { font-size: 14px; }
   .penang-kit .penang-card { min-width: 2em; padding: 0.1em 0.2em; }
-  /* On a phone each hand gets a line of its own under its player's figures; the passport
-     column gives way (the status and the explanations still say it). */
+  /* On a phone each hand gets a line of its own under its player's five figures (player,
+     status, cards, points, passport), which share the width in small headers. */
   .penang-kit table.penang-hands tr { display: flex; flex-wrap: wrap; }
   .penang-kit table.penang-hands th, .penang-kit table.penang-hands td {
-    flex: 0 0 18%; box-sizing: border-box; border-bottom: none;
+    flex: 0 0 14%; box-sizing: border-box; border-bottom: none; padding: 0.25em 0.2em;
+    overflow-wrap: anywhere;
   }
-  .penang-kit table.penang-hands th { font-size: 0.85em; }
+  .penang-kit table.penang-hands th { font-size: 0.8em; }
   .penang-kit table.penang-hands th:first-child,
-  .penang-kit table.penang-hands td:first-child { flex-basis: 30%; }
+  .penang-kit table.penang-hands td:first-child { flex-basis: 25%; }
   .penang-kit table.penang-hands th:nth-child(2),
-  .penang-kit table.penang-hands td:nth-child(2) { flex-basis: 34%; }
+  .penang-kit table.penang-hands td:nth-child(2) { flex-basis: 27%; }
   .penang-kit table.penang-hands th:nth-child(5),
-  .penang-kit table.penang-hands td:nth-child(5) { display: none; }
+  .penang-kit table.penang-hands td:nth-child(5) { flex-basis: 20%; }
   .penang-kit table.penang-hands td:last-child {
     flex-basis: 100%; border-bottom: 1px solid #ddd;
   }

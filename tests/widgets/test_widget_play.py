@@ -534,3 +534,71 @@ def test_after_a_hint_another_selection_behaves_as_before():
     table.select("JK 6H 5H")  # the hinted cards again, picked by hand: the hinted move
     table.buttons["Meld"].click()
     assert len(table.deal.move_stack) == 1
+
+
+# -- the keyboard focus (issue 29, item 10) --------------------------------------------------
+def focus_sent(table: PlayTable, monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
+    """Record every widget of the table that is sent the browser's `focus` message."""
+    sent: list[Widget] = []
+    for widget in table.walk():
+        monkeypatch.setattr(
+            widget,
+            "send",
+            lambda content, buffers=None, w=widget: (
+                sent.append(w) if content == {"do": "focus"} else None
+            ),
+        )
+    return sent
+
+
+def test_focus_moves_to_the_next_control_after_each_action_of_lesson_4(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lesson 4's exercise, as a keyboard user plays it: focus never falls off the table."""
+    from widgets.lessons import lesson_data, position_deal
+
+    deal = position_deal(lesson_data("04_lay_offs")["positions"]["lay_off"])
+    table = PlayTable(deal=deal)
+    sent = focus_sent(table, monkeypatch)
+    first_card, end_turn = table.toggles[0], table.buttons["End turn"]
+
+    table.select("8H")
+    table.target.value = 0
+    table.buttons["Lay off"].click()
+    assert str(deal.table[0]) == "5H 6H 7H 8H"
+    assert table.focused is end_turn and sent == [end_turn]
+
+    table.select("2D")
+    table.target.value = 2
+    table.buttons["Lay off"].click()  # refused: the selection is cleared
+    assert table.selected() == [] and table.focused is first_card
+
+    table.select("JK")
+    table.target.value = 0
+    table.buttons["Lay off"].click()  # two readings: the learner picks one
+    assert is_shown(table.chooser) and table.focused is table.readings
+    table.readings.value = 1
+    table.buttons["Use this reading"].click()
+    assert str(deal.table[0]) == "5H 6H 7H 8H JK@9H"
+    assert not is_shown(table.chooser) and table.focused is end_turn
+
+    end_turn.click()
+    bots = table.buttons["Bots to my turn"]
+    assert table.focused is bots and not bots.disabled
+    bots.click()
+    assert deal.turn == table.seat and not first_card.disabled
+    assert table.focused is first_card
+    assert sent == [end_turn, first_card, table.readings, end_turn, bots, first_card]
+
+
+def test_focus_goes_to_a_due_dead_or_game_and_to_the_review_at_the_end() -> None:
+    dead = PlayTable(deal=Deal(hands=["2S 5D 9C", "KD QH 4C"], dealer=1))
+    assert dead.buttons["Hint"].click() is None and dead.focused is dead.buttons["Declare Dead"]
+    dead.buttons["Declare Dead"].click()  # East plays on alone (the rule book's default)
+    assert dead.focused is dead.buttons["Bots to my turn"]
+    dead.buttons["Bots to my turn"].click()
+    review = dead.buttons["Review this deal"]
+    assert dead.deal.is_over and is_shown(review) and dead.focused is review
+    hinted = PlayTable(deal=Deal(hands=["9S 9D 9C 2H", "KD QH 4C 8S"], dealer=1))
+    hinted.buttons["Hint"].click()
+    assert hinted.focused is hinted.buttons["Meld"]
