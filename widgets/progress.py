@@ -6,7 +6,10 @@ widgets whose results count: `progress.track(quiz)` (a `Quiz`: its best score), 
 (a deal played to its end, won or not) or a `PuzzleBoard` (the puzzles solved).
 
 The page's script (`ESM`, written here so that it works offline) reads the stored text when the
-page loads and sends it to Python; Python applies the page's updates through
+page loads and sends it to Python. It keeps it under the name `storage_key` gives for the base
+URL of the server the page came from (its page config's `baseUrl`), as the landing page does, so
+that two users of one JupyterHub, whose servers share the hub's one address and so one
+localStorage, each see only their own progress. Python applies the page's updates through
 `penang_lib.course.progress`, which also checks the text, and sends back the text to store,
 which the script writes. Each later update asks the page for the stored text again first, so two
 lesson tabs open side by side do not undo each other. Voila runs a lesson before its page
@@ -47,6 +50,26 @@ log = logging.getLogger("widgets")
 W = TypeVar("W", bound=traitlets.HasTraits)
 
 ESM: Final = """
+// The base URL of the server this page came from, as its page config gives it (Voila's lesson
+// pages and JupyterLab both have one): "/user/alice/penang/" on a JupyterHub. A page with none
+// counts as "/".
+function pageBase() {
+  try {
+    const node = document.getElementById("jupyter-config-data");
+    const base = node ? JSON.parse(node.textContent || "{}").baseUrl : null;
+    if (typeof base === "string" && base.startsWith("/")) {
+      return base.endsWith("/") ? base : base + "/";
+    }
+  } catch (error) { /* page config that does not read: as "/" */ }
+  return "/";
+}
+
+// The name the progress is kept under: penang_lib.course.progress.storage_key(base URL).
+function storageKey(start) {
+  const base = pageBase();
+  return base === "/" ? start : start + "@" + base;
+}
+
 function stored(key) {
   try {
     return { kind: "stored", text: window.localStorage.getItem(key), blocked: false };
@@ -58,7 +81,7 @@ function stored(key) {
 export default {
   // Once per page, shown or not: send the stored text, then answer Python's asks.
   initialize({ model }) {
-    const key = model.get("key");
+    const key = storageKey(model.get("key"));
     const listen = (message) => {
       if (!message || typeof message !== "object") { return; }
       if (message.kind === "read") {
@@ -126,6 +149,10 @@ class Progress(anywidget.AnyWidget):
         self._pending: list[Update] = []
         self._ready = False  # the page has sent the stored text once
         self._asked = False  # a read is asked for and not yet answered
+        self._boards: list[Any] = []  # the puzzle boards told what this browser kept solved
+        self._playing: dict[int, int] = {}
+        """For each table with a `deal` trait (by id): the id of its deal, while that deal was
+        seen on it before it was over. Only such a deal counts as played when it ends."""
         self.on_msg(self._on_message)
 
     @classmethod
@@ -151,9 +178,12 @@ class Progress(anywidget.AnyWidget):
 
     def track(self, widget: W) -> W:
         """Count what the learner does in `widget`, and return it (so a cell can show it):
-        a `PuzzleBoard` (trait `solved`: each puzzle solved), a `PlayTable` (trait `over`: each
-        deal played to its end, won when the learner's seat is among the winners) or a `Quiz`
-        (traits `score` and `answered`: its best score, kept under this page)."""
+        a `PuzzleBoard` (trait `solved`: each puzzle solved; a board with the trait
+        `kept_solved` is told, each time the stored progress is read, the puzzles this browser
+        kept as solved), a `PlayTable` (trait `over`: each deal played to its end, won when the
+        learner's seat is among the winners; a deal that was already over when it came onto the
+        table, such as one a review link opens, was not played here and does not count) or a
+        `Quiz` (traits `score` and `answered`: its best score, kept under this page)."""
         if not isinstance(widget, traitlets.HasTraits):
             raise ArgumentTypeError(f"track takes a widget of the kit, not {shown(widget)}")
         if widget.has_trait("solved"):
@@ -161,7 +191,14 @@ class Progress(anywidget.AnyWidget):
             board: Any = widget
             for puzzle_id in board.solved:
                 self.record(PuzzleSolved(puzzle_id))
+            if widget.has_trait("kept_solved"):
+                self._boards.append(widget)
+                if self.kept is not None:
+                    board.kept_solved = list(self.kept.puzzles)
         elif widget.has_trait("over"):
+            if widget.has_trait("deal"):
+                widget.observe(self._on_deal, names="deal")
+                self._on_deal({"owner": widget, "new": getattr(widget, "deal", None)})
             widget.observe(self._on_over, names="over")
         elif widget.has_trait("score") and widget.has_trait("answered"):
             if self.page is None:
@@ -195,9 +232,22 @@ class Progress(anywidget.AnyWidget):
                 self.record(PuzzleSolved(puzzle_id))
 
     @guarded
+    def _on_deal(self, change: dict[str, Any]) -> None:
+        """A deal came onto a table: it can count once it ends only if it is not over yet."""
+        table, deal = change["owner"], change["new"]
+        if deal is not None and getattr(deal, "is_over", True) is False:
+            self._playing[id(table)] = id(deal)
+        else:
+            self._playing.pop(id(table), None)
+
+    @guarded
     def _on_over(self, change: dict[str, Any]) -> None:
         if change["new"] is True and change["old"] is not True:
             table = change["owner"]
+            if table.has_trait("deal"):
+                if self._playing.get(id(table)) != id(table.deal):
+                    return  # it came onto the table finished (a review link): not played here
+                del self._playing[id(table)]  # each deal counts once
             self.record(DealPlayed(table.seat in table.deal.winners))
 
     @guarded
@@ -232,6 +282,8 @@ class Progress(anywidget.AnyWidget):
         for update in updates:
             kept = update.apply(kept)
         self.kept = kept
+        for board in self._boards:
+            board.kept_solved = list(kept.puzzles)
         new = kept_progress.write(kept)
         if updates and new != text:
             self.send({"kind": "store", "text": new})

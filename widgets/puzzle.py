@@ -9,23 +9,35 @@ and why. A try the rules refuse says the rule it breaks; a legal move that is no
 why it is not the one. A plain joker that could stand for more than one card is refused by the
 engine with its readings, and the learner picks one, as at the play table.
 
-After a wrong try, Show answer says the answer in a sentence (`answer_sentence`) and selects its
-cards (and its meld on the table); its button with that selection plays it. A puzzle solved after
-its answer was shown is not counted as solved.
+A wrong try never gives the answer away: it says which rule the move breaks, or what it misses
+(`judge`). After a wrong try, Show answer says the answer in a sentence (`answer_sentence`) and
+selects its cards (and its meld on the table); its button with that selection plays it. As on
+lichess, a puzzle counts as solved only when the move is found with no wrong try before it and
+without Show answer (`COUNTED`); found later, the board says why it does not count. A wrong try
+or a shown answer is remembered for the rest of the page, however the learner steps about.
 
 Previous and Next puzzle step through the set in the order given (the shipped set comes sorted
-by difficulty). A line above says where the learner is: "Puzzle 4 of 62 · difficulty 2 ·
-solved 3".
+by difficulty), and the "Go to puzzle" menu (`picker`, keyed by puzzle id) opens any of them;
+its labels mark the puzzles solved. A line above says where the learner is: "Puzzle 4 of 62 ·
+difficulty 2 · solved 3".
 
 Traits (not synced to the browser; `.observe` and `ipywidgets.link` work on them): `puzzle_id`,
 the id of the puzzle shown (set it to show another; an unknown id is refused with the engine's
-sentence), and `solved`, the ids solved on this page, in the order solved, each once.
+sentence), `solved`, the ids solved on this page, in the order solved, each once, and
+`kept_solved`, the ids this browser kept as solved on earlier visits (a `Progress` that tracks
+the board sets it when the page sends the stored progress). Both count as solved in the line
+and the menu. When `kept_solved` first arrives, a board opened with no link, on which the
+learner has done nothing yet, moves on to the first puzzle not solved.
+
+The question, the hand and the move buttons come first, one under the other, and the table's
+melds after them: on a phone the buttons stay a short scroll from the question.
 
 Hidden hands: no widget of the tree holds a card of another hand (they are drawn face down from
 their sizes, as `PlayTable` draws them). A puzzle's record stays in Python.
 
 A page links to a puzzle with `11_puzzles.ipynb?puzzle=<id>`: `linked_puzzle` reads the id, and
-`start` opens it; an id that names no puzzle is said in one sentence and the first puzzle shown.
+`start` opens it (and then stays, whatever was solved before); an id that names no puzzle is said
+in one sentence and the first puzzle shown.
 """
 
 from __future__ import annotations
@@ -96,10 +108,29 @@ ASK = (
 )
 """What the message says while a puzzle waits for a try."""
 
-SEEN = "You saw the answer first, so this one does not count as solved."
+COUNTED = (
+    "A puzzle counts as solved only when your first try is right and you did not press Show answer."
+)
+"""How puzzles are counted (as lichess counts them), said when one does not count."""
+
+SEEN = f"You saw the answer first, so this one does not count as solved. {COUNTED}"
 """Said after a right move played once the answer was shown."""
 
+MISSED = f"It came after a wrong try, so this one does not count as solved. {COUNTED}"
+"""Said after a right move found after a wrong try."""
+
+MISSED_BEFORE = (
+    "You made a wrong try on this puzzle already, so finding it now will not count as solved."
+)
+"""Said when a puzzle with a wrong try (or its answer shown) is opened again on the page."""
+
 SOLVED = "Solved. Press Next puzzle for another."
+
+BACK = "Welcome back: this is the first puzzle you have not solved yet."
+"""Said when the board moves on to the first puzzle not solved in this browser."""
+
+PICKER = "Go to puzzle"
+TABLE_LABEL = "The melds on the table:"
 
 LOG_LABEL = "The moves that led to this position, the latest first:"
 
@@ -152,14 +183,16 @@ class PuzzleBoard(KitWidget):
     `start` is the id of the puzzle shown first (from a link, see `linked_puzzle`); None shows
     the first one, and an id of no puzzle is said in one sentence and the first one shown.
 
-    Traits: `puzzle_id` (the puzzle shown; set it to show another) and `solved` (the ids solved
-    on this page, in order, no repeats). Parts, as at the play table: `hand_panel`,
-    `action_bar`, `board`, plus `heading` (the "Puzzle 4 of 62" line), `question`, `message`,
-    and `buttons` (every button by its description).
+    Traits: `puzzle_id` (the puzzle shown; set it to show another), `solved` (the ids solved
+    on this page, in order, no repeats) and `kept_solved` (the ids solved on earlier visits).
+    Parts, as at the play table: `hand_panel`, `action_bar`, `board`, plus `heading` (the
+    "Puzzle 4 of 62" line), `picker` (the "Go to puzzle" menu), `question`, `message`, and
+    `buttons` (every button by its description).
     """
 
     puzzle_id = traitlets.Unicode("")
     solved = traitlets.List(traitlets.Unicode())
+    kept_solved = traitlets.List(traitlets.Unicode())
 
     def __init__(
         self, puzzles: Sequence[Puzzle], start: str | None = None, four_colour: bool = False
@@ -169,17 +202,27 @@ class PuzzleBoard(KitWidget):
         self._place = {p.id: i for i, p in enumerate(self.puzzles)}
         note = ""
         first = self.puzzles[0]
+        self._linked = False
+        """A link chose the puzzle shown first: the board stays there."""
         if start is not None:
             start = require_text(start, "start")
             try:
                 first = find_puzzle(self.puzzles, start)
+                self._linked = True
             except PuzzleError as error:
                 note = f"{error} The first puzzle is shown instead."
+        self._missed: set[str] = set()
+        """The puzzles with a wrong try on this page (found later, they do not count)."""
+        self._seen: set[str] = set()
+        """The puzzles whose answer was shown on this page."""
+        self._placed = False
+        """True once the board stopped waiting for the kept progress to choose its puzzle."""
+        self._picking = False
+        """True while the board sets the "Go to puzzle" menu itself."""
         self._deal: Deal = first.position()
         """The position of the puzzle shown (a fresh copy: the learner's tries never change it)."""
         self._live = False
         """False until the board is built: then a new puzzle is shown as it is set."""
-        self._answer_seen = False
         self._hint = HintMemory()
         """The answer once shown, so that its button with its selection plays it exactly."""
         self.hand_panel = HandPanel(len(self._deal.hand(first.seat)))
@@ -191,6 +234,16 @@ class PuzzleBoard(KitWidget):
         self.action_bar.buttons["Call Game"].button_style = ""
         self.heading = part(widgets.HTML, "", layout=WIDE)
         self.heading.add_class("penang-puzzle-head")
+        self.picker = part(
+            widgets.Dropdown,
+            description=PICKER,
+            tooltip="Open any puzzle of the set; a tick marks those you solved",
+            options=self._picker_options(),
+            value=first.id,
+            style={"description_width": "initial"},
+            layout={"width": "auto", "max_width": "100%"},
+        )
+        self.picker.add_class("penang-puzzle-picker")
         self.question = part(widgets.HTML, "", layout=WIDE)
         self.question.add_class("penang-explain")
         self.message = part(widgets.HTML, "", layout=WIDE)
@@ -200,17 +253,22 @@ class PuzzleBoard(KitWidget):
         self.buttons: dict[str, widgets.Button] = {**moves, **nav}
         self._listen()
         nav_row = part(widgets.HBox, list(nav.values()), layout=WRAP)
+        table_label = part(widgets.HTML, f'<p class="penang-summary">{TABLE_LABEL}</p>')
         log_label = part(widgets.HTML, f'<p class="penang-summary">{LOG_LABEL}</p>')
+        # The question, the hand and the moves together, then what they refer to: on a
+        # phone's narrow screen the table's melds no longer push the buttons a screen away.
         self._finish(
             [
                 self.heading,
+                self.picker,
                 self.question,
                 self.board.status,
-                self.board.table_view,
                 self.hand_panel.box,
                 self.action_bar.box,
                 self.message,
                 nav_row,
+                table_label,
+                self.board.table_view,
                 self.board.hands,
                 log_label,
                 self.board.log,
@@ -218,6 +276,8 @@ class PuzzleBoard(KitWidget):
             "penang-puzzle",
         )
         self._note = note
+        self._note_tone = "penang-no"
+        """The tone of the note said with the next puzzle shown (a bad link's is a refusal)."""
         self.puzzle_id = first.id
         self._live = True
         self._show_puzzle()
@@ -258,7 +318,36 @@ class PuzzleBoard(KitWidget):
     @traitlets.observe("solved")
     def _on_solved(self, _change: Any) -> None:
         if self._live:
-            self._show_heading()
+            self._show_marks()
+
+    @traitlets.validate("kept_solved")
+    def _valid_kept(self, proposal: Any) -> list[str]:
+        return list(dict.fromkeys(proposal["value"]))
+
+    @traitlets.observe("kept_solved")
+    def _on_kept(self, _change: Any) -> None:
+        """The stored progress arrived (or changed): mark what it holds; the first time, open
+        the first puzzle not solved, unless a link chose one or the learner has begun."""
+        if not self._live:
+            return
+        self._show_marks()
+        if self._placed:
+            return
+        self._placed = True
+        if self._linked or self.selected():
+            return
+        done = self._all_solved()
+        first = next((p for p in self.puzzles if p.id not in done), None)
+        if first is not None and first.id != self.puzzle_id:
+            self._note, self._note_tone = BACK, ""
+            self.puzzle_id = first.id
+
+    @guarded
+    def _on_pick(self, change: dict[str, Any]) -> None:
+        if self._picking or change["new"] is None:
+            return
+        self._placed = True
+        self.puzzle_id = change["new"]
 
     def _listen(self) -> None:
         handlers = {
@@ -275,6 +364,7 @@ class PuzzleBoard(KitWidget):
         }
         for name, handler in handlers.items():
             self.buttons[name].on_click(handler)
+        self.picker.observe(self._on_pick, names="value")
 
     # -- callbacks --------------------------------------------------------------------------------
     @guarded
@@ -315,6 +405,7 @@ class PuzzleBoard(KitWidget):
 
     @guarded
     def _on_step(self, by: int) -> None:
+        self._placed = True
         place = self._place[self.puzzle_id] + by
         if 0 <= place < len(self.puzzles):
             self.puzzle_id = self.puzzles[place].id
@@ -332,7 +423,8 @@ class PuzzleBoard(KitWidget):
         self.action_bar.hide_chooser()
         self.hand_panel.mark(cards)
         self._hint.remember(answer, self.selected(), puzzle.id)
-        self._answer_seen = True
+        self._placed = True
+        self._seen.add(puzzle.id)
         button = HINT_BUTTONS.get(answer.type, "")
         picked = " ".join(c.symbol for c in self.selected())
         done = (
@@ -353,19 +445,25 @@ class PuzzleBoard(KitWidget):
         verdict: Judgement = judge(puzzle, move)
         sentence = render.sentence_html(verdict.rule, verdict.sentence, ok=verdict.right)
         self.action_bar.hide_chooser()
+        self._placed = True
         if verdict.right:
-            first_time = not self._answer_seen and puzzle.id not in self.solved
             for name in MOVE_BUTTONS:
                 self.buttons[name].disabled = True
             self.action_bar.target.disabled = True
             for toggle in self.hand_panel.toggles:
                 toggle.disabled = True
             show(self.buttons["Show answer"], False)
-            tail = paragraph(SEEN) if self._answer_seen else paragraph(SOLVED)
-            self._say(sentence + tail, tone="penang-ok")
-            if first_time:
+            if puzzle.id in self._seen:
+                tail = SEEN
+            elif puzzle.id in self._missed:
+                tail = MISSED
+            else:
+                tail = SOLVED
+            self._say(sentence + paragraph(tail), tone="penang-ok")
+            if tail == SOLVED and puzzle.id not in self.solved:
                 self.solved = [*self.solved, puzzle.id]
             return
+        self._missed.add(puzzle.id)
         cleared = paragraph(CLEARED) if self.selected() else ""
         self.hand_panel.mark([])
         show(self.buttons["Show answer"], True)
@@ -404,13 +502,43 @@ class PuzzleBoard(KitWidget):
             if tone:
                 self.message.add_class(tone)
 
+    def _all_solved(self) -> set[str]:
+        """The puzzles of this set solved, on this page or kept from earlier visits."""
+        return {i for i in (*self.kept_solved, *self.solved) if i in self._place}
+
+    def _picker_options(self) -> list[tuple[str, str]]:
+        """The "Go to puzzle" menu: each puzzle by its place and difficulty, a tick when solved
+        (the value is the puzzle's id)."""
+        done = self._all_solved() if hasattr(self, "_place") else set()
+        return [
+            (
+                f"Puzzle {k} · difficulty {p.difficulty}" + (" · ✓ solved" if p.id in done else ""),
+                p.id,
+            )
+            for k, p in enumerate(self.puzzles, 1)
+        ]
+
+    def _show_marks(self) -> None:
+        """The line and the menu after a change of what is solved."""
+        self._show_heading()
+        options = self._picker_options()
+        if list(self.picker.options) != options:
+            self._picking = True
+            try:
+                with self.picker.hold_sync():
+                    self.picker.options = options
+                    self.picker.value = self.puzzle_id
+            finally:
+                self._picking = False
+
     def _show_heading(self) -> None:
         puzzle = self.puzzle
         place = self._place[puzzle.id]
-        mark = " (this one too)" if puzzle.id in self.solved else ""
+        done = self._all_solved()
+        mark = " (this one too)" if puzzle.id in done else ""
         line = (
             f"Puzzle {place + 1} of {len(self.puzzles)} · difficulty {puzzle.difficulty} · "
-            f"solved {sum(i in self._place for i in self.solved)}{mark}"
+            f"solved {len(done)}{mark}"
         )
         value = f"<p><b>{render.esc(line)}</b></p>"
         if self.heading.value != value:
@@ -421,9 +549,14 @@ class PuzzleBoard(KitWidget):
         puzzle = self.puzzle
         self._deal = deal = puzzle.position()
         seat = puzzle.seat
-        self._answer_seen = False
         self._hint.forget()
         self._show_heading()
+        if self.picker.value != puzzle.id:
+            self._picking = True
+            try:
+                self.picker.value = puzzle.id
+            finally:
+                self._picking = False
         self.question.value = f"<p><b>Puzzle:</b> {render.symbols(puzzle.question)}</p>"
         self.board.show(
             deal, seat, tables.Changes(), turn_status(deal, seat), seat_status(deal, seat)
@@ -436,11 +569,12 @@ class PuzzleBoard(KitWidget):
         place = self._place[puzzle.id]
         self.buttons["Previous"].disabled = place == 0
         self.buttons["Next puzzle"].disabled = place + 1 == len(self.puzzles)
-        show(self.buttons["Show answer"], False)
-        note, self._note = self._note, ""
-        self._say(
-            paragraph(note) + paragraph(ASK) if note else paragraph(ASK),
-            tone="penang-no" if note else "",
-        )
+        tried = puzzle.id in self._missed or puzzle.id in self._seen
+        show(self.buttons["Show answer"], tried)
+        note, tone = self._note, self._note_tone
+        self._note, self._note_tone = "", "penang-no"
+        if tried and not note:
+            note, tone = MISSED_BEFORE, ""
+        self._say(paragraph(note) + paragraph(ASK) if note else paragraph(ASK), tone=tone)
         if is_shown(self._trouble):
             self.report("")

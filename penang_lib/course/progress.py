@@ -5,11 +5,14 @@ score (right answers out of its number of questions); the puzzles solved (their 
 repeats); the deals played against the bots and how many of them the learner won; and the last
 page opened, for "continue where you left off".
 
-The browser stores it as JSON text under `STORAGE_KEY` (localStorage), with a `version` field
-(`VERSION`). A lesson page sends that text here (`widgets.progress`); `apply` reads it, applies
-the page's updates and gives back the text to store. The landing page has no kernel: it reads
-the same text with a small script of its own, which checks the same shape and says the same
-sentences (`landing_settings`).
+The browser stores it as JSON text (localStorage) under the name `storage_key(base_url)`, with
+a `version` field (`VERSION`). localStorage is shared by every page of one address, and on a
+JupyterHub every user's server has the hub's one address: the name carries the base URL of the
+server the site runs on (`/user/alice/penang/`), so that one user's progress never shows on
+another's pages in the same browser. A lesson page sends that text here (`widgets.progress`);
+`apply` reads it, applies the page's updates and gives back the text to store. The landing page
+has no kernel: it reads the same text with a small script of its own, which checks the same
+shape and says the same sentences (`landing_settings`).
 
 Stored text that does not read (edited by hand, or written by another version of the site) is a
 `ProgressError` saying so in one sentence. Nothing is then written over it: only the learner's
@@ -30,7 +33,8 @@ from typing import Any, Final
 from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_text, require_whole
 
 STORAGE_KEY: Final = "penang-rummy-progress"
-"""The name the browser keeps the progress under (localStorage, per site address)."""
+"""The start of the name the browser keeps the progress under (see `storage_key`); a site
+served at `/` keeps it under this name alone."""
 VERSION: Final = 1
 """The version of the stored form; text with any other version is not read (nor overwritten)."""
 
@@ -117,6 +121,22 @@ class Kept:
     played: int = 0
     won: int = 0
     last: str | None = None
+
+
+def storage_key(base_url: str = "/") -> str:
+    """The name the progress of a site served at `base_url` is kept under in the browser.
+
+    A site at `/` keeps `STORAGE_KEY` itself (the name used before sites were told apart, so a
+    learner's progress stays); any other base URL is added after an `@`, ending with a slash:
+    `penang-rummy-progress@/user/alice/penang/`. Text that is not a path (not starting with
+    `/`) counts as `/`. The landing page's script and the lessons' progress line
+    (`widgets.progress`) make the same name from the base URL their page was served under."""
+    base = require_text(base_url, "the base URL")
+    if not base.startswith("/"):
+        base = "/"
+    if not base.endswith("/"):
+        base += "/"
+    return STORAGE_KEY if base == "/" else f"{STORAGE_KEY}@{base}"
 
 
 # -- updates ---------------------------------------------------------------------------------------
@@ -307,7 +327,8 @@ def apply(text: str | None, updates: Sequence[Update]) -> str:
 
 def landing_settings() -> dict[str, Any]:
     """What the landing page's script needs to read the stored progress as `read` does: the
-    storage key, the version, the patterns of names and the limits, and the sentences."""
+    storage key's start (the page adds its base URL as `storage_key` does), the version, the
+    patterns of names and the limits, and the sentences."""
     return {
         "key": STORAGE_KEY,
         "version": VERSION,

@@ -60,6 +60,7 @@ from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, cut, join_names, shown
 
 __all__ = [
+    "DEAD_REFUSED",
     "FORMAT",
     "KIND_QUESTIONS",
     "MAX_GAME_HAND",
@@ -885,19 +886,31 @@ def _game_line(deal: Deal) -> str:
     return f" Then {steps}, and declare Game."
 
 
+DEAD_REFUSED: Final = (
+    "{player} can still play this turn, so Dead is not allowed: only a player who can make no "
+    "meld and no lay-off, swaps included, may declare Dead."
+)
+"""A puzzle's verdict on Declare Dead when the player can still play. The engine's own refusal
+goes on to name a move that can be played, which would give the puzzle away."""
+
+
 def judge(puzzle: Puzzle, move: Move) -> Judgement:
     """The engine's verdict on playing `move` in `puzzle` (the puzzle is never changed).
 
     Right: what the move does (the engine's sentences of its events) and why it is the answer.
-    Illegal: the engine's own refusal, under its rule id. Legal but not an answer: "That is
-    allowed, but ..." and what it misses. Arguments of the wrong type raise
-    `ArgumentTypeError`."""
+    Illegal: the engine's own refusal, under its rule id, except that Declare Dead refused
+    because the player can still play says only that (`DEAD_REFUSED`), not which move plays.
+    Legal but not an answer: "That is allowed, but ..." and what it misses. A wrong move's
+    sentence never names a right one. Arguments of the wrong type raise `ArgumentTypeError`."""
     puzzle = _require_puzzle(puzzle)
     require_move(move)
     base = puzzle._deal()
     refusal = base.explain_illegal(move)
     if refusal is not None:
-        return Judgement(False, False, refusal.rule, refusal.reason)
+        reason = refusal.reason
+        if isinstance(move, DeclareDead) and refusal.rule == "dead" and not base.actions:
+            reason = DEAD_REFUSED.format(player=base.names[base.turn])
+        return Judgement(False, False, refusal.rule, reason)
     after = base.copy()
     effect, events = _effect(after, move)
     rule = KIND_RULES[puzzle.kind]

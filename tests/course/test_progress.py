@@ -197,3 +197,31 @@ def test_the_landing_page_settings_carry_every_sentence_and_the_checks() -> None
     assert set(settings["sentences"]) == set(pg.SENTENCES)
     assert settings["keys"] == list(pg.KEYS) == list(json.loads(pg.write(Kept())))
     json.dumps(settings)  # the page gets them as JSON
+
+
+@pytest.mark.parametrize(
+    ("base_url", "key"),
+    [
+        ("/", "penang-rummy-progress"),
+        ("", "penang-rummy-progress"),
+        ("user/alice/", "penang-rummy-progress"),  # not a path: as "/"
+        ("/penang/", "penang-rummy-progress@/penang/"),
+        ("/user/alice/penang/", "penang-rummy-progress@/user/alice/penang/"),
+        ("/user/alice/penang", "penang-rummy-progress@/user/alice/penang/"),
+        ("/user/bob/penang/", "penang-rummy-progress@/user/bob/penang/"),
+    ],
+)
+def test_the_progress_is_kept_under_a_name_of_the_sites_base_url(base_url: str, key: str) -> None:
+    """Two users of one JupyterHub share the hub's address, and so the browser's localStorage:
+    each site keeps its progress under a name of its own base URL (issue 29, item 16)."""
+    assert pg.storage_key(base_url) == key
+
+
+def test_two_users_of_one_hub_keep_their_progress_apart_and_a_site_at_the_root_keeps_its_own() -> (
+    None
+):
+    alice, bob = pg.storage_key("/user/alice/penang/"), pg.storage_key("/user/bob/penang/")
+    assert alice != bob and pg.STORAGE_KEY not in (alice, bob)
+    assert pg.storage_key() == pg.STORAGE_KEY  # a site at "/" finds what it kept before
+    with pytest.raises(TypeError):
+        pg.storage_key(None)  # type: ignore[arg-type]

@@ -3,12 +3,14 @@ and the shipped set, still proved."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 
 import pytest
 
 from penang_lib.course.puzzles import (
+    DEAD_REFUSED,
     KIND_QUESTIONS,
     KIND_RULES,
     PUZZLE_KINDS,
@@ -28,6 +30,7 @@ from penang_lib.course.puzzles import (
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import (
     DeclareDead,
+    DeclareGame,
     EndTurn,
     LayOff,
     MeldMove,
@@ -184,10 +187,72 @@ def test_every_reading_of_the_passport_meld_is_right() -> None:
 
 def test_an_illegal_move_gets_the_engines_refusal() -> None:
     made = puzzle("lay-off")
-    for move in (parse_move("lay_off 0 9C"), DeclareDead(), EndTurn(), parse_move("meld 9C KD")):
+    for move in (parse_move("lay_off 0 9C"), EndTurn(), parse_move("meld 9C KD")):
         refusal = position("lay-off").explain_illegal(move)
         assert refusal is not None
         assert judge(made, move) == Judgement(False, False, refusal.rule, refusal.reason)
+
+
+def test_dead_refused_says_the_rule_and_not_the_move_that_plays() -> None:
+    """The engine's refusal of Dead names a move that can be played: in a puzzle that is the
+    answer itself, so the puzzle's verdict stops at the rule."""
+    made = puzzle("lay-off")
+    refusal = position("lay-off").explain_illegal(DeclareDead())
+    assert refusal is not None and "Lay off 8♥" in refusal.reason  # what the engine would say
+    verdict = judge(made, DeclareDead())
+    assert verdict == Judgement(False, False, "dead", DEAD_REFUSED.format(player="North"))
+    assert "8♥" not in verdict.sentence and "Dead is not allowed" in verdict.sentence
+
+
+def wrong_tries(p: Puzzle) -> list[Move]:
+    """Wrong tries of every kind a learner can make at the puzzle's position: Dead, End turn,
+    Game; each card laid off and swapped on each table meld; melds of three cards of the hand;
+    and the legal moves (the answers among them are left out by the caller)."""
+    deal = p.position()
+    hand = sorted(set(deal.hand(p.seat)), key=lambda c: c.index)
+    tries: list[Move] = [DeclareDead(), EndTurn(), DeclareGame()]
+    for c in hand:
+        for target in range(len(deal.table)):
+            tries += [LayOff(target, c), Swap(target, c)]
+    tries += [MeldMove(three) for three in itertools.islice(itertools.combinations(hand, 3), 120)]
+    tries += list(itertools.islice(deal.legal_moves, 200))
+    return tries
+
+
+SHIPPED = shipped_puzzles()
+
+
+def giveaway(move: Move) -> str:
+    """The start of a move's words up to its first card ("swap 9♦", "lay off 4♥", "meld 2♠"):
+    enough to give a puzzle away."""
+    words = move.label().lower().split()
+    verb = 2 if words[0] == "lay" else 1
+    return " ".join(words[: verb + 1])
+
+
+@pytest.mark.parametrize("index", range(len(SHIPPED)), ids=[p.id for p in SHIPPED])
+def test_no_wrong_try_gives_the_answer_away(index: int) -> None:
+    """Whatever the wrong try (refused by the rules, or allowed but not the answer), its
+    sentence never says the answer's move."""
+    p = SHIPPED[index]
+    answers = [m.label().lower() for m in p.answers]
+    answer_words = answer_sentence(p).split(":")[0].split(".")[0].lower()
+    # The start of each answer, up to its first card: "swap 9♦", "lay off 4♥", "meld 2♠".
+    starts = [giveaway(m) for m in p.answers if not isinstance(m, DeclareDead)]
+    kinds: Counter[str] = Counter()
+    for move in wrong_tries(p):
+        verdict = judge(p, move)
+        if verdict.right:
+            continue
+        kinds["legal" if verdict.legal else verdict.rule] += 1
+        said = verdict.sentence.lower()
+        assert not any(a in said for a in answers), (move.label(), verdict.sentence)
+        assert not any(a in said for a in starts), (move.label(), verdict.sentence)
+        assert answer_words not in said, (move.label(), verdict.sentence)
+    # Every kind was tried: Dead (unless it is the answer), End turn, Game, table moves, melds.
+    assert kinds["dead"] == (0 if isinstance(p.answers[0], DeclareDead) else 1), kinds
+    assert kinds["turn"] == 1 and kinds["game"] == 1, kinds
+    assert sum(kinds.values()) > 5, kinds
 
 
 def test_a_legal_move_that_fails_is_allowed_but_wrong() -> None:

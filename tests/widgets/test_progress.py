@@ -4,6 +4,7 @@ and what the widget sends back is written to a dict standing in for localStorage
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
@@ -13,13 +14,16 @@ import traitlets
 from penang_lib.course import progress as pg
 from penang_lib.course.progress import KEPT_HERE, NO_STORAGE, STORAGE_KEY
 from penang_lib.course.puzzles import shipped_puzzles
+from penang_lib.course.review import encode
 from penang_lib.engine.moves import DeclareDead
+from tests.checkout import REPO
 from widgets.base import OOPS
 from widgets.lessons import lesson_data, position_deal
 from widgets.play import PlayTable
 from widgets.progress import Progress
 from widgets.puzzle import PuzzleBoard
 from widgets.quiz import Quiz
+from widgets.review import open_review_link
 
 LESSON = "02_melds.ipynb"
 
@@ -255,3 +259,133 @@ def test_a_deal_won_on_a_real_play_table_is_kept() -> None:
     table.buttons["Call Game"].click()
     assert table.over and table.seat in table.deal.winners
     assert (kept(storage).played, kept(storage).won) == (1, 1)
+
+
+# -- issue 29: what the puzzle board reads back, what counts as a deal played, lesson 8's quiz ----
+def test_the_puzzle_board_reads_the_puzzles_kept_and_opens_at_the_first_unsolved() -> None:
+    puzzles = shipped_puzzles()
+    solved = [p.id for p in puzzles[:17]]
+    storage = {STORAGE_KEY: pg.write(pg.Kept(puzzles=tuple(solved)))}
+    progress = Progress.for_page("11_puzzles.ipynb")  # the lesson runs before its page connects
+    board = progress.track(PuzzleBoard(puzzles))
+    assert board.puzzle_id == puzzles[0].id and "solved 0" in board.heading.value
+    Page(storage).connect(progress)
+    assert board.kept_solved == solved
+    assert board.puzzle_id == puzzles[17].id
+    assert "Puzzle 18 of" in board.heading.value and "solved 17" in board.heading.value
+    labels = [label for label, _ in board.picker.options]
+    assert all(label.endswith("✓ solved") for label in labels[:17])
+    assert not any("✓" in label for label in labels[17:])
+    # One more solved on the page: kept, and marked.
+    dead = next(p for p in puzzles[17:] if isinstance(p.answers[0], DeclareDead))
+    board.picker.value = dead.id
+    board.buttons["Declare Dead"].click()
+    assert kept(storage).puzzles == (*solved, dead.id)
+    assert "solved 18" in board.heading.value
+
+
+def test_a_board_tracked_after_the_page_connected_is_told_at_once() -> None:
+    puzzles = shipped_puzzles()
+    storage = {STORAGE_KEY: pg.write(pg.Kept(puzzles=(puzzles[0].id,)))}
+    progress = Page(storage).connect(Progress.for_page("11_puzzles.ipynb"))
+    board = progress.track(PuzzleBoard(puzzles))
+    assert board.kept_solved == [puzzles[0].id] and board.puzzle_id == puzzles[1].id
+
+
+def game_table() -> PlayTable:
+    return PlayTable(deal=position_deal(lesson_data("06_dead_game_scoring")["positions"]["game"]))
+
+
+def win(table: PlayTable) -> None:
+    """Lesson 6's position where North goes out: meld, lay off the last card, call Game."""
+    table.select("JC QC KC")
+    table.buttons["Meld"].click()
+    table.select("8H")
+    table.target.value = 0
+    table.buttons["Lay off"].click()
+    table.buttons["Call Game"].click()
+    assert table.over and table.seat in table.deal.winners
+
+
+def test_a_deal_opened_from_a_review_link_is_not_counted_again() -> None:
+    storage: dict[str, str] = {}
+    first = Page(storage).connect(Progress.for_page("08_play.ipynb"))
+    played = first.track(game_table())
+    win(played)
+    assert (kept(storage).played, kept(storage).won) == (1, 1)
+    code = encode(played.deal, played.seat)
+    # The review link, opened later on lesson 8: the table shows that deal, over.
+    again = Page(storage).connect(Progress.for_page("08_play.ipynb"))
+    table = again.track(game_table())
+    assert open_review_link(table, f"review={code}") == ""
+    assert table.over and table.deal.is_over
+    assert (kept(storage).played, kept(storage).won) == (1, 1)
+    # A deal played on that table afterwards counts, once.
+    table.deal = position_deal(lesson_data("06_dead_game_scoring")["positions"]["game"])
+    assert not table.over
+    win(table)
+    assert (kept(storage).played, kept(storage).won) == (2, 2)
+
+
+def run_lesson(stem: str) -> dict[str, Any]:
+    """Run every code cell of a lesson, as Voila does (no link in the page's address); what
+    the cells display is dropped. The namespace the cells made."""
+    path = REPO / "notebooks" / "lessons" / f"{stem}.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    namespace: dict[str, Any] = {"display": lambda *_args, **_kw: None}
+    for cell in cells:
+        if cell["cell_type"] == "code":
+            source = "".join(cell["source"])
+            exec(compile(ast.parse(source), f"<{stem}>", "exec"), namespace)
+    return namespace
+
+
+def test_lesson_8s_quiz_score_reaches_the_stored_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29, item 7: lesson 8's quiz was made in a cell of its own and never tracked."""
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    monkeypatch.setenv("QUERY_STRING", "")
+    made: list[Quiz] = []
+    monkeypatch.setattr(Quiz, "__init__", _recording(Quiz.__init__, made))
+    namespace = run_lesson("08_play")
+    progress = namespace["progress"]
+    assert isinstance(progress, Progress) and len(made) == 1
+    storage: dict[str, str] = {}
+    Page(storage).connect(progress)
+    quiz = made[0]
+    for question in range(len(quiz.questions)):
+        quiz.answer(question, right_choice(quiz, question))
+    total = len(quiz.questions)
+    assert kept(storage).quizzes["08_play.ipynb"] == pg.QuizScore(total, total)
+
+
+def _recording(init: Any, made: list[Quiz]) -> Any:
+    def recorded(self: Quiz, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    return recorded
+
+
+LESSON_FILES = sorted((REPO / "notebooks" / "lessons").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", LESSON_FILES, ids=[p.name for p in LESSON_FILES])
+def test_each_lesson_shows_its_progress_line_at_its_end(path: Any) -> None:
+    """Issue 29, item 15: the line sat mid-lesson under the example cards. Each lesson makes its
+    Progress early (without showing it), tracks its widgets with it, and shows the line in a
+    cell of its own after the last widget it tracks, before the closing links."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    sources = ["".join(c["source"]) for c in cells]
+    made = [i for i, s in enumerate(sources) if "Progress.for_page(" in s]
+    shown = [i for i, c in enumerate(cells) if c.get("id") == "progress-line"]
+    tracked = [i for i, s in enumerate(sources) if "progress.track(" in s]
+    assert len(made) == 1 and len(shown) == 1 and tracked, path.name
+    assert sources[shown[0]] == "progress" and cells[shown[0]]["cell_type"] == "code"
+    assert made[0] <= tracked[0] and tracked[-1] < shown[0], path.name
+    assert not sources[made[0]].rstrip().endswith("\nprogress"), "shown where it is made"
+    assert "display(progress)" not in sources[made[0]]
+    after = [c["cell_type"] for c in cells[shown[0] + 1 :]]
+    assert after[-1] == "markdown" and "quiz" not in " ".join(sources[shown[0] + 1 :]).lower()
+    # Every quiz of the lesson is tracked.
+    quizzes = [s for s in sources if "Quiz(" in s]
+    assert all(s.count("Quiz(") == s.count("progress.track(Quiz(") for s in quizzes), path.name

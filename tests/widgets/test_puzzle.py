@@ -42,7 +42,17 @@ from penang_lib.site.serve import LESSONS, catalogue
 from tests.conftest import prepared
 from widgets import render
 from widgets.base import OOPS
-from widgets.puzzle import NAV_BUTTONS, SEEN, PuzzleBoard, linked_puzzle
+from widgets.puzzle import (
+    BACK,
+    COUNTED,
+    MISSED,
+    MISSED_BEFORE,
+    NAV_BUTTONS,
+    SEEN,
+    SOLVED,
+    PuzzleBoard,
+    linked_puzzle,
+)
 from widgets.shared import is_shown
 
 PAGE = "11_puzzles.ipynb"
@@ -262,10 +272,12 @@ def test_a_legal_move_that_is_not_the_answer_says_why_not() -> None:
     assert verdict.legal and not verdict.right
     assert verdict_html(p, move) in said(board)
     assert board.solved == [] and is_shown(board.buttons["Show answer"])
-    # Another try may still be right.
+    # Another try may still be right, but after a wrong one it does not count.
     board.select("9S 9C 9D")
     board.buttons["Meld"].click()
-    assert board.solved == [p.id]
+    assert verdict_html(p, MeldMove.of("9S 9C 9D")) in said(board)
+    assert MISSED in words(said(board)) and COUNTED in words(said(board))
+    assert board.solved == [] and "solved 0" in words(board.heading.value)
 
 
 def test_one_card_moves_need_one_card_and_say_so() -> None:
@@ -290,7 +302,11 @@ def test_a_lay_off_is_played_on_the_meld_chosen_on_the_table() -> None:
     board.select("8H")
     board.action_bar.target.value = 0
     board.buttons["Lay off"].click()
-    assert verdict_html(p, LayOff(0, card("8H"))) in said(board) and board.solved == [p.id]
+    assert verdict_html(p, LayOff(0, card("8H"))) in said(board)
+    assert board.solved == []  # found after a wrong try
+    fresh = PuzzleBoard([p])
+    play(fresh, LayOff(0, card("8H")))
+    assert fresh.solved == [p.id] and SOLVED in words(said(fresh))
 
 
 def test_a_swap_is_judged() -> None:
@@ -318,7 +334,10 @@ def test_dead_and_game_are_always_offered_and_judged() -> None:
     assert verdict_html(dead(), EndTurn()) in said(board) and board.solved == []
     board.buttons["Declare Dead"].click()
     assert verdict_html(dead(), DeclareDead()) in said(board)
-    assert board.solved == ["dead-0005"]
+    assert board.solved == [] and MISSED in words(said(board))  # End turn was tried first
+    clean = PuzzleBoard([dead()])
+    clean.buttons["Declare Dead"].click()
+    assert clean.solved == ["dead-0005"]
 
 
 def test_a_joker_with_two_readings_is_asked_which_card_it_stands_for() -> None:
@@ -394,11 +413,15 @@ def test_a_puzzle_shown_again_starts_afresh() -> None:
     board.select("5H 6H 9S")
     board.buttons["Meld"].click()
     board.buttons["Next puzzle"].click()
+    assert not is_shown(board.buttons["Show answer"])  # nothing tried on this one yet
     board.buttons["Previous"].click()
-    assert board.selected() == [] and not is_shown(board.buttons["Show answer"])
-    assert not board.buttons["Meld"].disabled
+    assert board.selected() == [] and not board.buttons["Meld"].disabled
     shown = [t.description for t in board.hand_panel.toggles if is_shown(t)]
     assert shown == [c.symbol for c in passport().position().hand(0)]
+    # The wrong try is remembered: Show answer is offered, and finding it now does not count.
+    assert is_shown(board.buttons["Show answer"]) and MISSED_BEFORE in words(said(board))
+    play(board, MeldMove.of("9S 9C 9D"))
+    assert board.solved == [] and MISSED in words(said(board))
 
 
 def test_setting_puzzle_id_shows_that_puzzle_and_a_bad_one_is_refused() -> None:
@@ -560,7 +583,17 @@ def test_the_page_teaches_what_the_shipped_puzzles_ask() -> None:
     assert asked <= set(page["rules"]), sorted(asked - set(page["rules"]))
     notebook = json.loads((LESSONS / PAGE).read_text(encoding="utf-8"))
     code = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
-    assert len(code) == 1 and "PuzzleBoard(shipped_puzzles()" in code[0]
+    # The board, tracked by the page's progress; then the progress line.
+    assert len(code) == 2 and "progress.track(PuzzleBoard(shipped_puzzles()" in code[0]
+    assert code[1] == "progress"
+    text = " ".join(
+        " ".join("".join(c["source"]).split())
+        for c in notebook["cells"]
+        if c["cell_type"] == "markdown"
+    )
+    # The page says how a puzzle counts, and that the board opens at the first unsolved.
+    assert "counts as solved only when your first try is right" in text
+    assert "**Go to puzzle**" in text and "first puzzle you have not solved" in text
 
 
 def test_solved_set_from_outside_keeps_each_id_once_and_counts_this_sets_own() -> None:
@@ -589,3 +622,150 @@ def test_no_widget_the_board_made_holds_a_card_of_another_hand() -> None:
         state = json.dumps([w.get_state() for w in mine], default=str, ensure_ascii=False)
         for card in hidden_cards(p.position(), p.seat):
             assert card.symbol not in state and card.name not in state, (p.id, str(card))
+
+
+# -- a wrong try never gives the answer away; what counts as solved -------------------------------
+def giveaways(p: Puzzle) -> list[str]:
+    """What would give `p` away, as a learner reads it: each answer's words, and their start up
+    to the first card ("swap 9♦", "lay off 4♥", "meld 2♠")."""
+    found = []
+    for move in p.answers:
+        if isinstance(move, DeclareDead):
+            continue
+        label = move.label()
+        first = label.split()
+        start = " ".join(first[: 3 if first[0] == "lay" else 2])
+        found += [words(render.symbols(label)).lower(), words(render.symbols(start)).lower()]
+    return found
+
+
+def wrong_tries(p: Puzzle) -> list[Move]:
+    """One wrong try of each kind a learner can make on the board: Declare Dead, End turn, Call
+    Game, a legal move that is not an answer, a meld the rules refuse, and a card laid off and
+    swapped where the rules refuse it."""
+    deal = p.position()
+    hand = deal.hand(p.seat)
+    tries: list[Move] = [DeclareDead(), EndTurn(), DeclareGame()]
+    legal = next((m for m in deal.legal_moves if not judge(p, m).right), None)
+    if legal is not None and not isinstance(legal, DeclareDead):
+        tries.append(legal)
+    naturals = [c for c in hand if not c.is_joker]
+    if len(naturals) >= 3:
+        tries.append(MeldMove(tuple(naturals[:3])))
+    if deal.table:
+        for kind in (LayOff, Swap):
+            tries += [
+                m
+                for m in (kind(t, c) for c in naturals[:4] for t in range(len(deal.table)))
+                if not judge(p, m).legal
+            ][:1]
+    return [m for m in tries if not judge(p, m).right]
+
+
+@pytest.mark.parametrize("index", range(len(SHIPPED)), ids=[p.id for p in SHIPPED])
+def test_no_wrong_try_gives_the_answer_away_and_the_answer_found_after_one_does_not_count(
+    index: int,
+) -> None:
+    p = SHIPPED[index]
+    board = PuzzleBoard(SHIPPED, start=p.id)
+    away = giveaways(p)
+    tries = wrong_tries(p)
+    kinds = {type(m).__name__ for m in tries}
+    assert {"EndTurn", "DeclareGame"} <= kinds
+    if not isinstance(p.answers[0], DeclareDead):
+        assert "DeclareDead" in kinds
+    for move in tries:
+        play(board, move)
+        if is_shown(board.action_bar.chooser):
+            continue  # the engine asked which card a joker stands for: not yet a try
+        message = words(said(board)).lower()
+        verdict = judge(p, move)
+        assert verdict_html(p, move) in said(board)
+        assert "penang-bad" in said(board) and "try again" in message, move.label()
+        # (A refusal names the learner's own move, which may start as an answer does.)
+        own = words(render.symbols(move.label())).lower()
+        leaked = [a for a in away if a in message and a not in own]
+        assert leaked == [], (move.label(), message)
+        if isinstance(move, DeclareDead):
+            assert verdict.rule == "dead" and "dead is not allowed" in message
+    play(board, p.answers[0])
+    assert "penang-ok" in board.message._dom_classes
+    assert MISSED in words(said(board)) and board.solved == []
+    assert "solved 0" in words(board.heading.value)
+
+
+def test_the_answer_found_at_the_first_try_counts_and_after_show_answer_it_does_not() -> None:
+    board = PuzzleBoard(made())
+    play(board, MeldMove.of("9S 9C 9D"))
+    assert board.solved == ["passport-0001"] and SOLVED in words(said(board))
+    board.buttons["Next puzzle"].click()
+    board.buttons["End turn"].click()
+    board.buttons["Show answer"].click()
+    board.buttons["Next puzzle"].click()
+    board.buttons["Previous"].click()  # the answer was seen: stepping away does not undo it
+    play(board, LayOff(0, card("8H")))
+    assert SEEN in words(said(board)) and board.solved == ["passport-0001"]
+
+
+# -- what this browser kept, the list of puzzles ------------------------------------------------
+def test_the_puzzles_kept_as_solved_are_marked_and_the_board_opens_at_the_first_unsolved() -> None:
+    puzzles = made()
+    board = PuzzleBoard(puzzles)
+    assert board.puzzle_id == "passport-0001"  # the stored progress has not arrived yet
+    board.kept_solved = ["passport-0001", "lay-off-0002", "from-another-set"]
+    assert board.puzzle_id == "swap-0003" and BACK in words(said(board))
+    assert "solved 2" in words(board.heading.value)
+    labels = dict((v, k) for k, v in board.picker.options)
+    assert labels["passport-0001"].endswith("✓ solved") and "✓" not in labels["swap-0003"]
+    assert board.picker.value == "swap-0003"
+    # Later reads of the stored progress mark what they hold, and move nothing.
+    board.buttons["Next puzzle"].click()
+    board.kept_solved = [*board.kept_solved, "joker-0004"]
+    assert board.puzzle_id == "joker-0004" and "solved 3 (this one too)" in words(
+        board.heading.value
+    )
+    # A puzzle solved on the page is marked in the list at once.
+    board.puzzle_id = "dead-0005"
+    board.buttons["Declare Dead"].click()
+    labels = dict((v, k) for k, v in board.picker.options)
+    assert labels["dead-0005"] == "Puzzle 5 · difficulty 5 · ✓ solved"
+    assert board.picker.value == "dead-0005"
+
+
+def test_a_linked_puzzle_or_a_learner_who_began_stays_where_they_are() -> None:
+    linked = PuzzleBoard(made(), start="passport-0001")
+    linked.kept_solved = ["passport-0001"]
+    assert linked.puzzle_id == "passport-0001" and "(this one too)" in words(linked.heading.value)
+    began = PuzzleBoard(made())
+    began.buttons["End turn"].click()
+    began.kept_solved = ["passport-0001"]
+    assert began.puzzle_id == "passport-0001"
+    chose = PuzzleBoard(made())
+    chose.select("9S")
+    chose.kept_solved = ["passport-0001"]
+    assert chose.puzzle_id == "passport-0001" and chose.selected() == [card("9S")]
+    done = PuzzleBoard(made())
+    done.kept_solved = [p.id for p in made()]
+    assert done.puzzle_id == "passport-0001" and "solved 5" in words(done.heading.value)
+
+
+def test_any_puzzle_can_be_picked_from_the_list_by_its_id() -> None:
+    board = PuzzleBoard(SHIPPED)
+    ids = [value for _, value in board.picker.options]
+    assert ids == [p.id for p in SHIPPED]
+    assert [label for label, _ in board.picker.options][:2] == [
+        f"Puzzle 1 · difficulty {SHIPPED[0].difficulty}",
+        f"Puzzle 2 · difficulty {SHIPPED[1].difficulty}",
+    ]
+    board.picker.value = SHIPPED[39].id
+    assert board.puzzle_id == SHIPPED[39].id
+    assert f"Puzzle 40 of {len(SHIPPED)}" in words(board.heading.value)
+    board.buttons["Next puzzle"].click()
+    assert board.picker.value == SHIPPED[40].id
+    # Picking does not count as a try: a first right try still counts.
+    board.picker.value = SHIPPED[0].id
+    play(board, SHIPPED[0].answers[0])
+    assert board.solved == [SHIPPED[0].id]
+    # A picked puzzle stays, even when the stored progress arrives afterwards.
+    board.kept_solved = [SHIPPED[1].id]
+    assert board.puzzle_id == SHIPPED[0].id
