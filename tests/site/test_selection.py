@@ -123,3 +123,43 @@ def test_the_picker_of_lesson_2_selects_with_the_same_style(
     selected_apart(on, off)
     for key in ("transform", "shadow", "background", "decoration", "after"):
         assert on[key] == table_card[key], key
+
+
+COLUMN_BOXES = """(table) => {
+  const head = [...table.querySelectorAll('thead th')].map(th => {
+    const r = th.getBoundingClientRect(), s = getComputedStyle(th);
+    return {text: th.innerText.trim(), left: r.left, right: r.right, width: r.width,
+            shown: s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0};
+  });
+  const passports = [...table.querySelectorAll('tbody tr')].map(tr => {
+    const td = tr.children[4], r = td.getBoundingClientRect();
+    return {text: td.innerText.trim(), width: r.width, right: r.right,
+            shown: getComputedStyle(td).display !== 'none' && r.width > 0,
+            fits: td.scrollWidth <= td.clientWidth + 1};
+  });
+  return {head, passports, overflow: table.scrollWidth - table.parentElement.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("width", list(WIDTHS), ids=list(WIDTHS))
+def test_the_players_table_shows_the_passport_column_at_every_width(
+    site: Server, context: BrowserContext, width: str, tmp_path: Path
+) -> None:
+    """Issue 29, item 9: on a phone (390 px) the players table hid its Passport column."""
+    w, h = WIDTHS[width]
+    page = open_page(context, lesson_url(site, "08_play.ipynb")).page
+    page.set_viewport_size({"width": w, "height": h})
+    hands = page.locator(".penang-play table.penang-hands").first
+    hands.scroll_into_view_if_needed()
+    boxes: dict[str, Any] = hands.evaluate(COLUMN_BOXES)
+    head = {cell["text"]: cell for cell in boxes["head"]}
+    for name in ("Player", "Status", "Cards", "Points", "Passport"):
+        assert head[name]["shown"] and head[name]["right"] <= w, (name, boxes)
+    assert len(boxes["passports"]) == 4
+    for cell in boxes["passports"]:
+        assert cell["shown"] and cell["right"] <= w and cell["fits"], boxes
+        assert cell["text"] in ("yes", "not yet"), cell
+    assert boxes["overflow"] <= 0, boxes  # no sideways scrolling of the players table
+    folder = Path(os.environ.get("PENANG_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    hands.screenshot(path=str(folder / f"08_play-players-{width}.png"))
