@@ -48,13 +48,10 @@ def click_and_wait(page: Page, name: str) -> None:
     )
 
 
-def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
-    site: Server, context: BrowserContext
-) -> None:
-    page = open_page(context, lesson_url(site, PLAY)).page
+def follow_the_hints(page: Page) -> None:
+    """Play lesson 8's table to the end of its deal: the hinted moves and Bots to my turn."""
     table = page.locator(".penang-play").first
     review_button = button(table, "Review this deal")
-    assert not review_button.is_visible()
     for _ in range(MOST_CLICKS):
         if review_button.is_visible():
             break
@@ -68,6 +65,16 @@ def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
         assert named is not None, page.inner_text(MESSAGE)
         click_and_wait(page, named.group(1))
     assert "The deal is over" in page.inner_text(".penang-play .penang-status")
+
+
+def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
+    site: Server, context: BrowserContext
+) -> None:
+    page = open_page(context, lesson_url(site, PLAY)).page
+    table = page.locator(".penang-play").first
+    review_button = button(table, "Review this deal")
+    assert not review_button.is_visible()
+    follow_the_hints(page)
     assert not page.locator(".penang-play-review").is_visible()
     review_button.click()
     panel = page.locator(PANEL).first
@@ -78,7 +85,23 @@ def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
     summary = page.inner_text(".penang-review .penang-review-summary")
     assert "You went out" in summary
     link = page.locator(".penang-review .penang-review-link a").first
-    assert (link.get_attribute("href") or "").startswith(f"{PLAY}?review=")
+    first_link = link.get_attribute("href") or ""
+    assert first_link.startswith(f"{PLAY}?review=")
+
+    # Issue 29, item 4: the second deal's review said "Something went wrong on our side".
+    click_and_wait(page, "New deal")
+    assert not page.locator(".penang-play-review").is_visible()
+    follow_the_hints(page)
+    review_button.click()
+    page.wait_for_function(
+        "([sel, old]) => { const a = document.querySelector(sel); "
+        "return a && a.offsetParent !== null && a.getAttribute('href') !== old; }",
+        arg=[".penang-review .penang-review-link a", first_link],
+        timeout=30_000,
+    )
+    assert "Your turn 1" in panel.inner_text()
+    assert not page.locator(".penang-trouble").filter(has_text="went wrong").is_visible()
+    assert "went wrong" not in page.inner_text(".penang-play")
 
 
 def test_a_review_link_opens_the_finished_deal_with_its_review(
