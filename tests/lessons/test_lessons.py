@@ -151,6 +151,32 @@ def test_every_quiz_answer_explains_itself(file: str) -> None:
                     assert render.sentence_html(refusal.rule, refusal.reason, False) in feedback
 
 
+@pytest.mark.parametrize("file", QUIZZED)
+def test_a_quiz_asks_nothing_a_later_lesson_teaches(file: str) -> None:
+    """Issue 29: lesson 1's quiz asked whether 7♥ 7♥ 7♣ and 10♥ J♥ Q♥ are melds before lesson 2
+    teaches runs and sets. A yes/no question is judged by one rule of the engine: that rule is
+    taught in this lesson or an earlier one (the rule ids the lessons' metadata list)."""
+    order = FILES.index(file)
+    taught = {rule for lesson in COURSE[: order + 1] for rule in lesson["rules"]}
+    quiz = Quiz(lesson_data(Path(file).stem)["quiz"])
+    for question in quiz.questions:
+        if question.verdict is not None:
+            assert question.verdict.rule in taught, (file, question.number, question.ask)
+
+
+def test_lesson_ones_quiz_asks_about_the_deck_and_the_cards_names_only() -> None:
+    """Lesson 1 teaches the deck, the players and the deal, not melds: its questions say
+    nothing of melds, runs or sets, and each is the engine's `deck` rule at work."""
+    data = lesson_data("01_deck_and_deal")
+    quiz = Quiz(data["quiz"], explained=True)
+    for question in quiz.questions:
+        words = f"{question.ask} {question.why}"
+        assert not re.search(r"\b(melds?|runs?|sets?|passport|dead)\b", words, re.I), words
+        assert question.verdict is not None and question.verdict.rule == "deck"
+    # The right answers are not all one word.
+    assert len({question.right_labels[0] for question in quiz.questions}) == 2
+
+
 def test_only_the_lessons_are_published() -> None:
     published = sorted(path.name for path in LESSONS.glob("*.ipynb"))
     assert published == sorted(FILES)
