@@ -5,11 +5,19 @@ page. Each test starts from a fresh browser context, whose localStorage is empty
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page
+import pytest
+import tornado.httpclient
+import tornado.web
+import tornado.websocket
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from penang_lib.course import progress as pg
 from penang_lib.course.progress import KEPT_HERE, STORAGE_KEY
@@ -18,7 +26,7 @@ from penang_lib.site.settings import puzzles_total
 from tests.course.test_progress import BAD_TEXTS, GOOD_TEXTS
 from tests.site.conftest import Visit, lesson_url, open_page
 from tests.site.test_pages import axe_violations, error_outputs
-from tools.site_runner import Server
+from tools.site_runner import Server, free_port, start_site, wait_ready
 from widgets.lessons import lesson_data
 from widgets.quiz import Quiz
 
@@ -139,6 +147,9 @@ def test_the_puzzles_and_deals_kept_are_counted_and_forget_clears_everything(
     assert page.locator(".progress .deals").inner_text() == (
         "Deals played against the bots: 3, won: 1."
     )
+    # What counts as a deal played, said beside the count (issue 29, item 7).
+    said = " ".join(page.locator(".progress .deals-what").inner_text().split())
+    assert "counts once, when you play it to its end" in said and "review link" in said
     assert mark(page, "04_lay_offs.ipynb") == "✓ Opened, best quiz score 3 of 3"
     assert mark(page, "02_melds.ipynb") == "✓ Opened"
     # Forget asks first; "No" keeps it all.
@@ -154,6 +165,7 @@ def test_the_puzzles_and_deals_kept_are_counted_and_forget_clears_everything(
     assert mark(page, "04_lay_offs.ipynb") == "" and mark(page, "02_melds.ipynb") == ""
     assert page.locator(".progress .continue").is_hidden()
     assert page.locator(".progress .deals").is_hidden()
+    assert page.locator(".progress .deals-what").is_hidden()
     assert page.locator(".progress .nothing").is_visible()
     assert axe_violations(page) == []
     page.reload(wait_until="load")
@@ -237,3 +249,203 @@ def test_the_landing_page_reads_stored_text_as_the_lessons_do(
         page.reload(wait_until="load")
         assert problem.is_hidden(), (text, problem.inner_text())
     assert home.errors == []
+
+
+# -- two users of one JupyterHub on one browser (issue 29, item 16) ------------------------------
+HUB_USERS = ("alice", "bob")
+
+
+def hub_base(user: str) -> str:
+    """The base URL of `user`'s site on a JupyterHub (`/user/NAME/` + the proxy's path)."""
+    return f"/user/{user}/penang/"
+
+
+class _Forward(tornado.web.RequestHandler):
+    """Pass one request on to the site of its path's user, as the hub's proxy does."""
+
+    SUPPORTED_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+    def initialize(self, routes: dict[str, int]) -> None:
+        self.routes = routes
+
+    def check_xsrf_cookie(self) -> None:  # the site behind checks its own
+        return None
+
+    async def _forward(self) -> None:
+        port = next(
+            (p for prefix, p in self.routes.items() if self.request.path.startswith(prefix)), None
+        )
+        if port is None:
+            self.set_status(404)
+            return
+        reply = await tornado.httpclient.AsyncHTTPClient().fetch(
+            tornado.httpclient.HTTPRequest(
+                f"http://127.0.0.1:{port}{self.request.uri}",
+                method=self.request.method,
+                headers=self.request.headers,
+                body=self.request.body if self.request.method in ("POST", "PUT", "PATCH") else None,
+                follow_redirects=False,
+                decompress_response=False,
+                allow_nonstandard_methods=True,
+                request_timeout=180,
+            ),
+            raise_error=False,
+        )
+        self.set_status(reply.code, reply.reason)
+        self.clear_header("Content-Type")
+        for name, value in reply.headers.get_all():
+            if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                self.add_header(name, value)
+        if reply.body and self.request.method != "HEAD":
+            self.write(reply.body)
+
+    get = head = post = put = patch = delete = options = _forward
+
+
+class _ForwardSocket(tornado.websocket.WebSocketHandler):
+    """Pass a kernel's websocket on to the site of its path's user, both ways."""
+
+    def initialize(self, routes: dict[str, int]) -> None:
+        self.routes = routes
+        self.upstream: tornado.websocket.WebSocketClientConnection | None = None
+        self.protocols: list[str] = []
+
+    def check_origin(self, origin: str) -> bool:
+        return True  # the site behind checks the origin against the host it is passed
+
+    def select_subprotocol(self, subprotocols: list[str]) -> str | None:
+        self.protocols = list(subprotocols)
+        return subprotocols[0] if subprotocols else None
+
+    async def open(self, *args: str, **kwargs: str) -> None:
+        port = next(p for prefix, p in self.routes.items() if self.request.path.startswith(prefix))
+        headers = {
+            k: v
+            for k, v in self.request.headers.get_all()
+            if k.lower() in ("cookie", "origin", "host")
+        }
+        self.upstream = await tornado.websocket.websocket_connect(
+            tornado.httpclient.HTTPRequest(
+                f"ws://127.0.0.1:{port}{self.request.uri}", headers=headers
+            ),
+            subprotocols=self.protocols or None,
+            on_message_callback=self._back,
+        )
+
+    def on_message(self, message: str | bytes) -> None:
+        if self.upstream is not None:
+            self.upstream.write_message(message, binary=isinstance(message, bytes))
+
+    def _back(self, message: str | bytes | None) -> None:
+        if message is None:
+            self.close()
+        elif self.ws_connection is not None:
+            self.write_message(message, binary=isinstance(message, bytes))
+
+    def on_close(self) -> None:
+        if self.upstream is not None:
+            self.upstream.close()
+
+
+@dataclass
+class Hub:
+    """Each user's site behind one address, as on a JupyterHub: `url(user)` is their site."""
+
+    address: str
+    sites: dict[str, Server]
+
+    def url(self, user: str, page: str = "") -> str:
+        return f"{self.address}{hub_base(user).lstrip('/')}{page}"
+
+
+def _serve_proxy(routes: dict[str, int], port: int, started: threading.Event) -> None:
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    app = tornado.web.Application(
+        [
+            (r".*/api/kernels/[^/]+/channels", _ForwardSocket, {"routes": routes}),
+            (r".*", _Forward, {"routes": routes}),
+        ]
+    )
+    app.listen(port, "127.0.0.1")
+    started.set()
+    loop.run_forever()
+
+
+@pytest.fixture(scope="module")
+def hub() -> Iterator[Hub]:
+    """Two users' sites (kernels started on request) behind one address, as a hub's proxy
+    puts them: http://127.0.0.1:PORT/user/alice/penang/ and .../user/bob/penang/."""
+    sites = {u: start_site(pool=0, extra=["--base-url", hub_base(u)]) for u in HUB_USERS}
+    try:
+        for server in sites.values():
+            wait_ready(server, set())
+        routes = {f"/user/{u}/": int(s.url.rsplit(":", 1)[1].strip("/")) for u, s in sites.items()}
+        port, started = free_port(), threading.Event()
+        threading.Thread(target=_serve_proxy, args=(routes, port, started), daemon=True).start()
+        started.wait(30)
+        yield Hub(f"http://127.0.0.1:{port}/", sites)
+    finally:
+        for server in sites.values():
+            server.stop()
+
+
+def kept_under(page: Page, key: str) -> Any:
+    text = page.evaluate("(k) => window.localStorage.getItem(k)", key)
+    return None if text is None else json.loads(text)
+
+
+def test_two_users_of_one_hub_on_one_browser_each_see_only_their_own_progress(
+    hub: Hub, browser: Browser
+) -> None:
+    """Alice and Bob share one browser (one after the other, as at a school) and the hub's one
+    address, so one localStorage: each site keeps its progress under its own base URL."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        alice_key, bob_key = (pg.storage_key(hub_base(u)) for u in HUB_USERS)
+        stem, file = "03_turns_and_passport", "03_turns_and_passport.ipynb"
+        lesson = open_page(context, hub.url("alice", f"voila/render/{file}"))
+        page = lesson.page
+        page.wait_for_function(
+            "([k, f]) => { const t = window.localStorage.getItem(k);"
+            " return !!t && JSON.parse(t).last === f; }",
+            arg=[alice_key, file],
+            timeout=WAIT_MS,
+        )
+        answer_right(page, stem, 0)
+        page.wait_for_function(
+            "([k, f]) => { const p = JSON.parse(window.localStorage.getItem(k));"
+            " return !!p.quizzes[f]; }",
+            arg=[alice_key, file],
+            timeout=WAIT_MS,
+        )
+        assert kept_under(page, STORAGE_KEY) is None and kept_under(page, bob_key) is None
+        assert lesson.errors == [] and error_outputs(page) == []
+        page.close()
+
+        alice = open_page(context, hub.url("alice"), widgets=False).page
+        assert mark(alice, file).startswith("✓ Opened, best quiz score 1 of ")
+        bob = open_page(context, hub.url("bob"), widgets=False).page
+        assert mark(bob, file) == "" and bob.locator(".progress .nothing").is_visible()
+
+        # Bob's own lesson goes to Bob's progress, and Alice's landing page does not show it.
+        first = "01_deck_and_deal.ipynb"
+        bob_lesson = open_page(context, hub.url("bob", f"voila/render/{first}")).page
+        bob_lesson.wait_for_function(
+            "([k, f]) => { const t = window.localStorage.getItem(k);"
+            " return !!t && JSON.parse(t).last === f; }",
+            arg=[bob_key, first],
+            timeout=WAIT_MS,
+        )
+        assert kept_under(bob_lesson, bob_key)["lessons"] == [first]
+        assert kept_under(bob_lesson, alice_key)["lessons"] == [file]
+        bob.reload(wait_until="load")
+        alice.reload(wait_until="load")
+        assert mark(bob, first) == "✓ Opened" and mark(bob, file) == ""
+        assert mark(alice, file).startswith("✓ Opened") and mark(alice, first) == ""
+        # Forget on Bob's page forgets Bob's progress only.
+        bob.get_by_role("button", name="Forget my progress").click()
+        bob.get_by_role("button", name="Yes, forget it").click()
+        assert kept_under(bob, bob_key) is None and kept_under(bob, alice_key) is not None
+    finally:
+        context.close()
