@@ -33,11 +33,14 @@ RULE_BOOK: Final[dict[str, str]] = {
     "deck": "Two packs of 52 plus 6 jokers; no meld may need more copies of a card than that.",
     "players": "Two to five players; four is the classic table.",
     "deal": "Cards are dealt one at a time from the dealer's left until each hand is full.",
-    "dealer": "The winner deals the next deal (or the worst loser, when no points are kept).",
+    "dealer": "The first dealer is drawn at random; then the winner of a deal deals the next "
+    "(or the worst loser, when no points are kept), and a tie goes to the tied player nearest "
+    "clockwise from the last dealer's left.",
     "turn-order": "Play starts on the dealer's left and goes clockwise, skipping dead players.",
     "turn": "Each turn needs at least one meld or lay-off; there is no passing.",
     "meld": "A meld is three or more cards laid from the hand, forming a run or a set.",
-    "run": "A run is three or more cards of one suit in a row; the ace is low or high.",
+    "run": "A run is three or more cards of one suit in a row; the ace is low (A-2-3) or high "
+    "(Q-K-A), and a run never turns the corner: K-A-2 is not a run.",
     "set": "A set is three or more cards of one rank; suits may repeat.",
     "joker": "A joker stands for any card in a meld, but a meld needs at least one real card.",
     "lay-off": "A card from the hand may extend any meld on the table.",
@@ -46,8 +49,10 @@ RULE_BOOK: Final[dict[str, str]] = {
     "swap": "After the passport, a joker on the table may be taken in exchange for its card.",
     "dead": "A player who can neither meld nor lay off when their turn comes is dead.",
     "game": "A player who empties their hand calls Game and wins the deal.",
-    "end": "The deal ends when someone goes out or when every player is dead.",
-    "scoring": "Cards left in hand count against you; the lowest count wins the deal.",
+    "end": "The deal ends when someone goes out or when every player is dead; a lone player "
+    "still alive plays on.",
+    "scoring": "Cards left in hand count against you; the lowest count wins the deal, and a tie "
+    "shares the win.",
 }
 """Every rule id, in teaching order, with a one-line summary in our own words."""
 

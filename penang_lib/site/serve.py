@@ -116,45 +116,76 @@ HOUSE_RULES: tuple[dict[str, Any], ...] = (
     {
         "rule": "deck",
         "setting": "packs_five_players",
+        "value": 3,
         "text": "With five players the deck gets a third pack (3 packs and 6 jokers).",
     },
     {
         "rule": "deck",
         "setting": "jokers",
-        "text": "Some tables play with 8 jokers instead of 6; the kit can, but the lessons use 6.",
+        "value": 8,
+        "text": "The deck holds 8 jokers instead of 6, as some tables play.",
     },
     {
         "rule": "deal",
         "setting": "hand_size_two_players",
+        "value": 25,
         "text": "With two players each hand gets 25 cards, as with three: no source says.",
     },
     {
         "rule": "joker",
         "setting": "all_joker_melds",
-        "text": "A meld of jokers only is not allowed; the kit can allow it, each joker declared "
-        "as a given card.",
+        "value": True,
+        "text": "A meld may be made of jokers only, each joker declared as a given card.",
     },
     {
         "rule": "end",
         "setting": "end_condition",
-        "text": "A lone player still alive plays on until out or dead; the kit can instead end "
-        "the deal as soon as only one player is alive (grokipedia).",
+        "value": "one_alive",
+        "text": "The deal ends as soon as only one player is alive (grokipedia), instead of "
+        "letting that player play on.",
     },
     {
         "rule": "meld",
         "setting": None,
+        "value": None,
         "text": "Melds on the table are never rearranged, split or taken back: a card reaches "
         "the table only in a meld from the hand, a lay-off, or a swap for a joker. No source "
         "mentions such a move, so the kit has none.",
     },
 )
-"""The house rules, each with the rule id it belongs to and the `Rules` setting that switches it
-(None: the kit has no such move at all). Shown on the rule sheet and marked there."""
+"""The house rules (RULES.md: where the sources differ or say nothing, the kit's choice), each
+with the rule id it belongs to, the `Rules` setting that switches it and the setting's value
+under the house rule (None: the kit has no such move at all, docs/CHOICES.md). Shown on the rule
+sheet under their rules, each marked as used by the kit or off unless switched on."""
 
-GLOSSARY: tuple[tuple[str, str, str], ...] = (
+GLOSSARY: tuple[tuple[str, str | None, str], ...] = (
     ("deal", "deal", "One round, from shuffling to the final count (a match is several deals)."),
     ("meld", "meld", "Three or more cards laid on the table from the hand: a run or a set."),
+    (
+        "run",
+        "run",
+        "Three or more cards of one suit in a row, such as 5♥ 6♥ 7♥. The ace is low (A-2-3) "
+        "or high (Q-K-A).",
+    ),
+    (
+        "turning the corner",
+        "run",
+        "Going from K through A on to 2 in one run. It is not allowed: an ace ends a run, so "
+        "K-A-2 is not a run.",
+    ),
+    ("set", "set", "Three or more cards of one rank, such as 8♥ 8♥ 8♣: suits may repeat."),
+    (
+        "joker",
+        "joker",
+        "A wild card: in a meld it stands for any card you choose, and keeps standing for it "
+        "until someone swaps it out.",
+    ),
     ("natural", "joker", "Any card that is not a joker."),
+    (
+        "action",
+        "turn",
+        "A meld or a lay-off. Every turn needs at least one action; a swap is not an action.",
+    ),
     (
         "passport",
         "passport",
@@ -185,37 +216,65 @@ GLOSSARY: tuple[tuple[str, str, str], ...] = (
         "scoring",
         "The points of the deadwood, the cards left in a hand. The lowest count wins the deal.",
     ),
+    (
+        "house rule",
+        None,
+        "A choice of the kit's own, where the sources differ or say nothing. Each is marked on "
+        "this sheet under its rule; some are used by the kit, the others are off until "
+        "switched on.",
+    ),
 )
-"""The glossary of the rule sheet: (term, the rule id it belongs to, what it means)."""
+"""The glossary of the rule sheet: (term, the rule id it belongs to or None, what it means).
+It holds every word the lessons and the bots' reasons lean on."""
+
+
+def taught_in(lessons: Sequence[dict[str, Any]], rule: str) -> dict[str, Any] | None:
+    """The lesson that teaches `rule` (`file`, `order`, `title`): the first, in course order, to
+    list it in its metadata, leaving out a lesson that lists every rule of the rule book (a
+    whole deal or a game against the bots puts every rule to work, and teaches none first).
+    None when no lesson lists it."""
+    from penang_lib.engine.rules import RULE_BOOK
+
+    listing = [lesson for lesson in lessons if rule in lesson["rules"]]
+    teaching = [lesson for lesson in listing if not set(RULE_BOOK) <= set(lesson["rules"])]
+    chosen = min(teaching or listing, key=lambda lesson: lesson["order"], default=None)
+    if chosen is None:
+        return None
+    return {key: chosen[key] for key in ("file", "order", "title")}
+
+
+def _slug(term: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
 
 
 def rule_sheet(lessons: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The rule sheet and glossary as data for the site's `rules.html`: `rules` (every rule id
-    of `RULE_BOOK` in its order, with its sentence, the first lesson that teaches it, and its
-    house rules), `house_rules`, `glossary` (term, rule, text) and `numbers` (hand sizes and
-    card values, read from the default `Rules`)."""
+    of `RULE_BOOK` in its order, with its sentence, the lesson that teaches it (`taught_in`),
+    and its house rules, each with `on`: whether the default `Rules` use it), `house_rules`,
+    `glossary` (term, slug, rule, text) and `numbers` (hand sizes and card values, read from
+    the default `Rules`)."""
     from penang_lib.engine.rules import RULE_BOOK, Rules
 
     lessons = catalogue() if lessons is None else lessons
     rules = Rules()
-    taught: dict[str, dict[str, Any]] = {}
-    for lesson in lessons:
-        for rule in lesson["rules"]:
-            taught.setdefault(
-                rule, {"file": lesson["file"], "order": lesson["order"], "title": lesson["title"]}
-            )
+
+    def house(h: dict[str, Any]) -> dict[str, Any]:
+        setting = h["setting"]
+        on = setting is None or getattr(rules, setting) == h["value"]
+        return {"text": h["text"], "setting": setting, "on": on}
+
     return {
         "rules": [
             {
                 "id": rule,
                 "text": text,
-                "lesson": taught.get(rule),
-                "house": [h["text"] for h in HOUSE_RULES if h["rule"] == rule],
+                "lesson": taught_in(lessons, rule),
+                "house": [house(h) for h in HOUSE_RULES if h["rule"] == rule],
             }
             for rule, text in RULE_BOOK.items()
         ],
         "house_rules": list(HOUSE_RULES),
-        "glossary": [{"term": t, "rule": r, "text": x} for t, r, x in GLOSSARY],
+        "glossary": [{"term": t, "slug": _slug(t), "rule": r, "text": x} for t, r, x in GLOSSARY],
         "numbers": {
             "hands": {
                 n: rules.hand_size(n) for n in range(rules.min_players, rules.max_players + 1)
