@@ -476,9 +476,11 @@ class DealStepper(KitWidget):
                 parts.append("the record stops here")
         if self.link is not None:
             href = esc(f"{self.link}&step={k}")
+            # No target: a click loads the page again in this tab, at this step (lesson 7
+            # says so); the link is there to be copied.
             parts.append(
-                f'<a href="{href}" title="Copy this link to open this deal at this step">'
-                "link to this step</a>"
+                f'<a href="{href}" title="Copy this link to send someone to this step; a click '
+                'opens it here">link to this step</a>'
             )
         return f'<p role="status" aria-live="polite">{" · ".join(parts)}</p>'
 

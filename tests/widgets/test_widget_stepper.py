@@ -514,3 +514,13 @@ def test_play_has_no_stop_button_to_send_the_deal_back_to_step_0() -> None:
     assert f".{AUTOPLAY_CLASS} > button:nth-of-type(2) {{ display: none; }}" in STYLESHEET
     stepper.play.playing = False  # what Pause does: the step stays where it is
     assert stepper.step == 5 and "Step 5 of" in stepper.status.value
+
+
+def test_the_link_to_this_step_opens_in_this_tab_as_lesson_7_says() -> None:
+    """Issue 29: lesson 7 told what its step links do, wrongly. The stepper's own link has no
+    target: a click loads the page again in this tab, at the step (tests/site/test_step_links.py
+    clicks it in a browser)."""
+    stepper = DealStepper.from_seed(SEED, page="07_whole_deal.ipynb", step=3)
+    (anchor,) = re.findall(r"<a [^>]*>link to this step</a>", stepper.status.value)
+    assert 'href="07_whole_deal.ipynb?seed=' in anchor and "&amp;step=3" in anchor
+    assert "target=" not in anchor and "a click opens it here" in anchor
