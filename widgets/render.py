@@ -80,6 +80,12 @@ STYLESHEET = """
 .penang-kit a:focus-visible, .penang-kit [tabindex]:focus-visible {
   outline: 3px solid #1a1a1a !important; outline-offset: 2px !important;
 }
+/* A box clips what overflows it (ipywidgets' boxes scroll): while a control inside has the
+   keyboard's focus, its boxes let the ring show whole. */
+.penang-kit.widget-box:has(:focus-visible), .penang-kit .widget-box:has(:focus-visible),
+.penang-kit .widget-dropdown:has(:focus-visible) {
+  overflow: visible;
+}
 .penang-kit .penang-hand { overflow: visible; padding-top: 8px; }
 .penang-kit .penang-selection .penang-card { font-size: 0.9em; }
 .penang-kit .penang-moved { outline: 3px solid #e67e22; outline-offset: 1px; }
