@@ -7,10 +7,11 @@ that opens the review again.
   (`review_turn`), with its `why` for every move; what it changes is said for both players: the
   cards left in hand after the turn and the points they count (rule `scoring`).
 - The summary (`Review.summary`): the turns where the learner made more than one action without
-  going out (the rule book's strategy note under `dead`: play as little as you must), the jokers
-  left in hand at the end, and, when the learner died, the latest of their turns from which the
-  careful bot, playing their seat from there on with the same bots around it, stays alive past
-  the turn where they died (the search tries at most `SEARCH_TURNS` turns).
+  going out (the rule book's strategy note under `dead`: play as little as you must), leaving
+  out a turn whose extra actions Hint (the careful bot) would have made in the same position,
+  the jokers left in hand at the end, and, when the learner died, the latest of their turns
+  from which the careful bot, playing their seat from there on with the same bots around it,
+  stays alive past the turn where they died (the search tries at most `SEARCH_TURNS` turns).
 - The link (`encode` / `decode`): the deal as a small JSON object (seed, players, the learner's
   seat, the bots, the dealer, the names when they are not the default ones, the rules when they
   are not the rule book's, the hands of a prepared deal, and the moves), compressed with zlib and
@@ -48,6 +49,7 @@ from penang_lib.engine.deal import DEFAULT_NAMES, Deal, Status
 from penang_lib.engine.moves import (
     DeclareDead,
     DeclareGame,
+    EndTurn,
     LayOff,
     MeldMove,
     Move,
@@ -215,17 +217,27 @@ class Play:
 class TurnReview:
     """One turn of the learner beside the careful bot's turn from the same position. `same`
     says whether the careful bot's turn leaves the same hand and the same table (the same moves,
-    perhaps in another order)."""
+    perhaps in another order). `unhinted` counts the learner's actions after the turn's first
+    that they made where Hint (the careful bot, from that very position) would have ended the
+    turn."""
 
     span: TurnSpan
     yours: Play
     careful: Play
     same: bool
+    unhinted: int = 0
 
     @property
     def extra(self) -> bool:
-        """More than one action in a turn that did not go out (the strategy note of `dead`)."""
-        return self.yours.actions > 1 and self.yours.status is not Status.OUT
+        """More than one action in a turn that did not go out (the strategy note of `dead`), at
+        least one of them where Hint said to end the turn: an extra action Hint recommended in
+        that position is never counted against the learner."""
+        return (
+            self.yours.actions > 1
+            and self.yours.status is not Status.OUT
+            and not self.same
+            and self.unhinted > 0
+        )
 
 
 def _table_key(deal: Deal) -> list[str]:
@@ -251,13 +263,21 @@ def review_turn(deal: Deal, seat: int, span: TurnSpan, before: Deal | None = Non
     start = before.copy() if before is not None else _position(deal, span.start)
     after = _position(start, span.start)  # the same position, to play the learner's moves on
     mine = deal.move_stack[span.start : span.end]
+    unhinted = 0
+    hint = CarefulBot()
     for move in mine:
+        if (
+            after.actions
+            and isinstance(move, MeldMove | LayOff)
+            and isinstance(hint.choose(PlayerView.of(after)).move, EndTurn)
+        ):
+            unhinted += 1
         after.push(move)
     choices = _careful_turn(start, seat, CarefulBot())
     yours = Play.after(after, seat, mine, [""] * len(mine))
     careful = Play.after(start, seat, [c.move for c in choices], [c.why for c in choices])
     same = after.hands[seat] == start.hands[seat] and _table_key(after) == _table_key(start)
-    return TurnReview(span, yours, careful, same)
+    return TurnReview(span, yours, careful, same, unhinted)
 
 
 # -- the words of a turn ----------------------------------------------------------------------
@@ -347,7 +367,7 @@ def turn_lines(review: TurnReview) -> list[str]:
         lines.append(
             f"You made {review.yours.actions} actions in this turn, where one keeps you alive: "
             "every card you put down gives the others somewhere to lay off (the strategy note "
-            "of rule dead)."
+            "of rule dead). After your first action, Hint would have ended the turn."
         )
     return lines
 
@@ -434,24 +454,21 @@ def summary_lines(summary: Summary) -> list[str]:
         which = "turn" if len(spans) == 1 else "turns"
         lines.append(
             f"You played more than you had to in {_plural(len(spans), 'turn')} (your {which} "
-            f"{_ordinal_list(spans)}): more than one action without going out. One action a "
-            "turn keeps you alive and gives the others less to lay off on."
+            f"{_ordinal_list(spans)}): more than one action without going out, where Hint would "
+            "have ended the turn. One action a turn keeps you alive and gives the others less "
+            "to lay off on."
         )
-        shed = [span for span, yours, careful in summary.extra if careful >= yours]
-        if shed:
-            which = "turn" if len(shed) == 1 else "turns"
-            lines.append(
-                f"In your {which} {_ordinal_list(shed)} the careful bot would have made as many "
-                "actions: with death near and no hope of going out, getting rid of high cards "
-                "lowers the count you die with."
-            )
     else:
-        lines.append("You never played more than you had to: one action a turn, or going out.")
+        lines.append(
+            "You never played more than you had to: one action a turn, going out, or a second "
+            "action where Hint would have made one too."
+        )
     if summary.jokers:
         joker = "joker" if summary.jokers == 1 else "jokers"
         lines.append(
             f"You ended the deal holding {summary.jokers} {joker}, {summary.joker_points} points "
-            "against you: a joker kept is a spare turn, but it counts if you are caught with it."
+            "against you: a joker can be laid off on most melds, so keeping one is one more turn "
+            "alive later, but it counts if you are caught with it."
         )
     else:
         lines.append("No joker was left in your hand at the end.")
@@ -581,7 +598,9 @@ class Review:
             moves = deal.move_stack[span.start : span.end]
             actions = _actions(moves)
             if actions > 1 and not any(isinstance(m, DeclareGame) for m in moves):
-                extra.append((span, actions, self.turn(index).careful.actions))
+                review = self.turn(index)
+                if review.extra:
+                    extra.append((span, actions, review.careful.actions))
         jokers = sum(1 for c in deal.hand(seat) if c.is_joker)
         status = deal.status[seat]
         died = next(

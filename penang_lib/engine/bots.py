@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from penang_lib.engine.cards import JOKER_INDEX, NATURALS, Card, Counts
 from penang_lib.engine.deal import Deal, Phase
@@ -90,6 +90,88 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Choice: ...
 
 
+# -- the reasons, whole sentences with named placeholders (a gettext catalog can take them) -------
+FORCED_GAME: Final = "My hand is empty, so I call Game and win the deal."
+FORCED_DEAD: Final = (
+    "I can make no meld, no lay-off and no swap that leads to one, so I must declare Dead."
+)
+FORCED_DEAD_PASSPORT: Final = "I can make no meld for my passport, so I am dead at once."
+RANDOM_PICK: Final = "Random: I play a move chosen at random among {total} legal moves."
+
+GREEDY_MELD: Final = "Greedy: meld {meld}, the meld in my hand worth the most points ({points})."
+GREEDY_LAY_OFF: Final = "Greedy: lay off {card}, my highest card that fits on the table."
+GREEDY_SWAP: Final = "Greedy: swap {card} for the joker, so that I can lay the joker off too."
+GREEDY_JOKER: Final = (
+    "Greedy: lay off the joker, which counts {points} points while it stays in my hand."
+)
+GREEDY_END: Final = "Greedy: nothing more can be played this turn, so I end it."
+
+CAREFUL_END: Final = "Careful: one action is enough to stay alive; end the turn."
+CAREFUL_LAY_OFF: Final = "Careful: lay off just {card}; one card keeps me alive."
+CAREFUL_SWAP: Final = (
+    "Careful: swap {card} for the joker and keep it: a joker can be laid off on most melds, "
+    "so it is one more turn alive later."
+)
+CAREFUL_JOKER: Final = "Careful: lay off the joker: no other card in my hand can be played."
+CAREFUL_ONLY_MOVE: Final = "Careful: this is the only move left."
+CAREFUL_ONLY_PASSPORT: Final = "Careful: this is the only passport I can make."
+CAREFUL_ONLY_MELD: Final = "Careful: this is the only meld I can make."
+PASSPORT_FEEDS_NONE: Final = (
+    "Careful: make the passport {meld}: the others hold none of the cards that could be laid "
+    "off on it."
+)
+PASSPORT_FEEDS_ONE: Final = (
+    "Careful: make the passport {meld}: of the melds in my hand, it gives the others the "
+    "fewest cards to lay off on it (only one that is not in my hand or on the table)."
+)
+PASSPORT_FEEDS: Final = (
+    "Careful: make the passport {meld}: of the melds in my hand, it gives the others the "
+    "fewest cards to lay off on it ({feeds} that are not in my hand or on the table)."
+)
+MELD_FEEDS_NONE: Final = (
+    "Careful: meld {meld}: the others hold none of the cards that could be laid off on it."
+)
+MELD_FEEDS_ONE: Final = (
+    "Careful: meld {meld}: of the melds in my hand, it gives the others the fewest cards to lay "
+    "off on it (only one that is not in my hand or on the table)."
+)
+MELD_FEEDS: Final = (
+    "Careful: meld {meld}: of the melds in my hand, it gives the others the fewest cards to lay "
+    "off on it ({feeds} that are not in my hand or on the table)."
+)
+CAREFUL_LAST: Final = "Careful: lay off {card}, the last card in my hand, and go out."
+DEATH_NEAR_ONE: Final = (
+    "Careful: death is near: my {size} cards hold no meld and no joker, and only one of them "
+    "fits on the table, so unless the others make new melds I stay alive only one more turn."
+)
+DEATH_NEAR: Final = (
+    "Careful: death is near: my {size} cards hold no meld and no joker, and only {fit} of them "
+    "fit on the table, so unless the others make new melds I stay alive only {fit} more turns."
+)
+SHED_HIGHEST: Final = (
+    "So I lay off {card}, my highest card ({points} points), to be caught holding fewer points."
+)
+SHED_FITS: Final = (
+    "So I lay off {card}, the highest card that fits ({points} points); my higher cards fit "
+    "nowhere."
+)
+SHED_ONLY: Final = "So I lay off {card}, the only card that fits; my higher cards fit nowhere."
+SHED_HIGHEST_TOO: Final = (
+    "So I lay off {card} too, a second action this turn: it is my highest card ({points} "
+    "points), and the fewer points I hold, the less I count when I am caught."
+)
+SHED_FITS_TOO: Final = (
+    "So I lay off {card} too, a second action this turn: it is the highest card that fits "
+    "({points} points), and the fewer points I hold, the less I count when I am caught."
+)
+SHED_ONLY_TOO: Final = (
+    "So I lay off {card} too, a second action this turn: it is the only card that fits, and "
+    "the fewer points I hold, the less I count when I am caught."
+)
+"""When the careful bot sheds a second card (`SHED_*_TOO`) it leaves its one-action habit: the
+sentence before it (`DEATH_NEAR*`) says why."""
+
+
 def _bot_seed(seed: object) -> int | None:
     return require_optional_whole(seed, "a bot's seed")
 
@@ -112,10 +194,10 @@ def _forced_choice(view: PlayerView) -> Choice | None:
     if move is None:
         return None
     if isinstance(move, DeclareGame):
-        return Choice(move, "The hand is empty: calling Game wins the deal.")
+        return Choice(move, FORCED_GAME)
     if view.passport:
-        return Choice(move, "No meld, no lay-off and no swap that leads to one: Dead.")
-    return Choice(move, "No meld can be made for the passport: Dead at once.")
+        return Choice(move, FORCED_DEAD)
+    return Choice(move, FORCED_DEAD_PASSPORT)
 
 
 class RandomBot:
@@ -137,7 +219,7 @@ class RandomBot:
         if view.over:
             raise ValueError("the deal is over: there is no move to choose")
         if not view.hand_sizes[view.seat]:
-            return Choice(DeclareGame(), "The hand is empty: calling Game wins the deal.")
+            return Choice(DeclareGame(), FORCED_GAME)
         total = view.count_melds() + len(view.lay_off_options()) + len(view.swap_options())
         total += view.actions > 0
         if total == 0:
@@ -145,7 +227,7 @@ class RandomBot:
             assert forced is not None
             return forced
         move = view.nth_move(self.rng.randrange(total))
-        return Choice(move, f"Picked at random among {total} legal moves.")
+        return Choice(move, RANDOM_PICK.format(total=total))
 
 
 def _set_meld(counts: Counts, rank: int, naturals: int, jokers: int) -> Meld:
@@ -229,48 +311,49 @@ class GreedyBot:
             points = _meld_points(meld, rules)
             return Choice(
                 MeldMove.of_meld(meld),
-                f"Greedy: the biggest meld in hand, {meld.symbols}, sheds {points} points.",
+                GREEDY_MELD.format(meld=meld.symbols, points=points),
             )
         lay = view.lay_off_options()
         naturals = view.natural_lay_off_options()
         if naturals:
             target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
-            return Choice(
-                LayOff(target, card), f"Greedy: lay off {card.symbol}, the highest card that fits."
-            )
+            return Choice(LayOff(target, card), GREEDY_LAY_OFF.format(card=card.symbol))
         swaps = view.swap_options()
         if swaps:
             target, card = swaps[0]
-            return Choice(
-                Swap(target, card), f"Greedy: swap {card.symbol} for a joker, to shed more cards."
-            )
+            return Choice(Swap(target, card), GREEDY_SWAP.format(card=card.symbol))
         if lay:
-            return Choice(LayOff(*lay[0]), "Greedy: lay off a joker, 20 points out of the hand.")
-        return Choice(EndTurn(), "Greedy: nothing more can be played this turn.")
+            return Choice(LayOff(*lay[0]), GREEDY_JOKER.format(points=rules.card_value(0)))
+        return Choice(EndTurn(), GREEDY_END)
+
+
+def _fitting(naturals: list[Option], view: PlayerView) -> int:
+    """How many cards of the hand fit on the table (copies counted, each card once however many
+    melds it fits)."""
+    counts = view.counts
+    return sum(counts[index] for index in {card.index for _, card in naturals})
 
 
 def _shed_reason(view: PlayerView, naturals: list[Option], card: Card, also: bool = False) -> str:
     """Why the careful bot, with death near, lays off `card`: the card worth the most points
     among those it can lay off now, which is the highest in hand only when nothing higher is
-    stuck there. `also`: it has made an action this turn already."""
+    stuck there. `also`: it has made an action this turn already (a second action: the one time
+    it plays more than it must)."""
     rules = view.rules
-    shed = f"shed {card.symbol} too" if also else f"shed {card.symbol}"
     value = rules.card_value(card.rank)
     size = view.hand_sizes[view.seat]
     if size == 1:
-        return f"Careful: lay off {card.symbol}, the last card in hand, and go out."
+        return CAREFUL_LAST.format(card=card.symbol)
+    fit = _fitting(naturals, view)
+    near = (DEATH_NEAR_ONE if fit == 1 else DEATH_NEAR).format(size=size, fit=fit)
     playable = {c.index for _, c in naturals}
     if all(rules.card_value(c.rank) <= value for c in view.cards):
-        return f"Death is near: {shed}, the highest card in hand ({value} points)."
-    if len(playable) == 1:
-        return (
-            f"Death is near: {shed}, the only card that can be laid off; "
-            "the higher cards are stuck in hand."
-        )
-    return (
-        f"Death is near: {shed}, the highest card that can be laid off now "
-        f"({value} points); the higher cards are stuck in hand."
-    )
+        which = SHED_HIGHEST_TOO if also else SHED_HIGHEST
+    elif len(playable) == 1:
+        which = SHED_ONLY_TOO if also else SHED_ONLY
+    else:
+        which = SHED_FITS_TOO if also else SHED_FITS
+    return f"{near} {which.format(card=card.symbol, points=value)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +365,7 @@ class _Candidate:
     feeds: int
 
 
-_END_TURN = Choice(EndTurn(), "Careful: one action is enough to stay alive; end the turn.")
+_END_TURN = Choice(EndTurn(), CAREFUL_END)
 
 
 class CarefulBot:
@@ -295,16 +378,20 @@ class CarefulBot:
       is the only action left; melds with jokers only when no natural meld is possible.
     - Holds back melds that would feed the others: of the three-card melds it could make, it
       picks the one whose open ends take the fewest cards it cannot see.
-    - When death is near (no meld in hand, no joker, at most `near_death` cards it can lay off)
-      it sheds every card it can lay off, highest first, so that it dies holding few points (the
-      higher cards that fit nowhere stay in hand).
+    - When death is near (at most `small_hand` cards in hand, none of them a joker, no meld
+      among them, and at most `near_death` of them that fit on the table: unless the others make
+      new melds it stays alive only that many more turns) it sheds every card it can lay off,
+      highest first, so that it is caught holding few points (the higher cards that fit nowhere
+      stay in hand). With a bigger hand it keeps to one action a turn: measured in duplicate
+      deals (`benchmarks.bench_careful`, docs/CHOICES.md), shedding early only loses points.
     """
 
     name = "careful"
 
-    def __init__(self, seed: int | None = None, near_death: int = 2) -> None:
+    def __init__(self, seed: int | None = None, near_death: int = 2, small_hand: int = 4) -> None:
         self.seed = _bot_seed(seed)
         self.near_death = require_whole(near_death, "near_death", 0, 1000)
+        self.small_hand = require_whole(small_hand, "small_hand", 0, 1000)
 
     def choose(self, view: PlayerView) -> Choice:
         forced = _forced_choice(view)
@@ -324,10 +411,7 @@ class CarefulBot:
         swaps = view.swap_options()
         if swaps:
             target, card = swaps[0]
-            return Choice(
-                Swap(target, card),
-                f"Careful: swap {card.symbol} for the joker; a joker in hand is a spare turn.",
-            )
+            return Choice(Swap(target, card), CAREFUL_SWAP.format(card=card.symbol))
         naturals = view.natural_lay_off_options()
         if naturals:
             if self._death_near(view, naturals):
@@ -335,37 +419,40 @@ class CarefulBot:
                 why = _shed_reason(view, naturals, card)
             else:
                 target, card = self._best_lay_off(view, naturals)
-                why = f"Careful: lay off just {card.symbol}; one card keeps me alive."
+                why = CAREFUL_LAY_OFF.format(card=card.symbol)
             return Choice(LayOff(target, card), why)
         if view.has_meld():
             return self._meld(view, passport=False)
         lay = view.lay_off_options()
         if lay:
             target, card = min(lay, key=lambda o: view.table[o[0]].kind is not SET)
-            return Choice(LayOff(target, card), "Careful: a joker lay-off is the only action left.")
+            return Choice(LayOff(target, card), CAREFUL_JOKER)
         # Unreachable: with no meld, no lay-off and no swap the move was forced (Dead).
-        return Choice(next(iter(view.legal_moves)), "Careful: the only move left.")
+        return Choice(next(iter(view.legal_moves)), CAREFUL_ONLY_MOVE)
 
     # -- helpers -----------------------------------------------------------------------------
     def _meld(self, view: PlayerView, passport: bool) -> Choice:
         candidate = _pick_meld(view, with_jokers=False) or _pick_meld(view, with_jokers=True)
-        what = "passport" if passport else "meld"
         if candidate is None:  # only a meld of jokers alone (a house rule) is possible
-            return Choice(next(iter(view.legal_moves)), f"Careful: the only {what} there is.")
+            why = CAREFUL_ONLY_PASSPORT if passport else CAREFUL_ONLY_MELD
+            return Choice(next(iter(view.legal_moves)), why)
         feeds = candidate.feeds
-        fed = "feeds nobody" if feeds == 0 else f"opens the table to {feeds} unseen card"
-        if feeds > 1:
-            fed += "s"
+        if passport:
+            template = (PASSPORT_FEEDS_NONE, PASSPORT_FEEDS_ONE, PASSPORT_FEEDS)[min(feeds, 2)]
+        else:
+            template = (MELD_FEEDS_NONE, MELD_FEEDS_ONE, MELD_FEEDS)[min(feeds, 2)]
         return Choice(
             MeldMove.of_meld(candidate.meld),
-            f"Careful: the smallest {what}, {candidate.meld.symbols}, {fed}.",
+            template.format(meld=candidate.meld.symbols, feeds=feeds),
         )
 
     def _death_near(self, view: PlayerView, naturals: list[Option]) -> bool:
-        if view.jokers:
+        """Death is near: a small hand (at most `small_hand` cards) with no joker, no meld, and
+        at most `near_death` cards that fit on the table, so that, unless the others make new
+        melds, the bot stays alive only that many more turns."""
+        if view.jokers or view.hand_sizes[view.seat] > self.small_hand:
             return False
-        counts = view.counts
-        if sum(counts[card.index] for _, card in naturals) > self.near_death:
+        if _fitting(naturals, view) > self.near_death:
             return False
         return not view.has_meld()
 

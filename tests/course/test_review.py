@@ -348,3 +348,86 @@ def test_the_query_string_gives_the_code_and_the_step() -> None:
     assert review_code("review=a&review=b") == ""
     assert review_step("review=abc&step=12") == 12
     assert review_step("review=abc&step=-1") is None and review_step("review=abc") is None
+
+
+# -- issue 29: the review never faults what Hint recommended ----------------------------------------
+def _unhinted(deal: Deal, span: TurnSpan) -> int:
+    """The learner's actions after the first of turn `span` made where the careful bot, from
+    that very position, would have ended the turn (worked out again move by move)."""
+    position = at(deal, span.start)
+    count = 0
+    for move in deal.move_stack[span.start : span.end]:
+        if position.actions and move.type in ("meld", "lay_off"):
+            hint = CarefulBot().choose(PlayerView.of(position)).move
+            count += hint.type == "end_turn"
+        position.push(move)
+    return count
+
+
+@pytest.mark.parametrize("seed", [31, 90, 243])
+def test_a_second_action_that_hint_recommends_is_never_faulted(seed: int) -> None:
+    """Issue 29, item 2: following Hint, a turn with a second action (the careful bot shedding
+    with death near) is not "more than you had to", and no row says both that and "you played
+    what the careful bot would have played"."""
+    deal = played(seed, learner="careful")
+    review = Review(deal, SEAT)
+    doubles = [
+        i
+        for i, span in enumerate(review.spans)
+        if review.turn(i).yours.actions > 1 and review.turn(i).yours.status is not Status.OUT
+    ]
+    assert doubles, "this deal should hold a turn where Hint makes two actions"
+    for i in range(len(review.spans)):
+        turn = review.turn(i)
+        assert turn.same and turn.unhinted == 0 and not turn.extra
+        assert not any(line.startswith("You made ") for line in turn_lines(turn))
+    summary = review.summary()
+    assert summary.extra == ()
+    assert not any("more than you had to in" in line for line in summary_lines(summary))
+
+
+def test_a_second_action_after_a_first_of_ones_own_is_not_faulted_when_hint_plays_it() -> None:
+    """The learner's first action differs from Hint's, but the second is what Hint says in that
+    position (death is near: shed the highest card that fits): not counted against them."""
+    deal = played(243, learner="careful")
+    span = learner_turns(deal, SEAT)[13]
+    working = at(deal, span.start)
+    assert str(CarefulBot().choose(PlayerView.of(working)).move) == "lay_off 6 6S"
+    working.push(parse_move("lay_off 3 5C"))  # not Hint's first action
+    second = CarefulBot().choose(PlayerView.of(working))
+    assert str(second.move) == "lay_off 6 6S" and "a second action this turn" in second.why
+    seats: dict[int, Bot] = dict(bots_around(working, SEAT, "careful"))
+    seats[SEAT] = CarefulBot()
+    while not working.is_over:
+        play_move(working, seats[working.turn])
+    review = Review(working, SEAT)
+    turn = review.turn(13)
+    assert turn.yours.actions == 2 and turn.unhinted == 0 and not turn.extra
+    assert all(span.number != 14 for span, _, _ in review.summary().extra)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 8])
+def test_an_extra_action_where_hint_ends_the_turn_is_counted_and_never_beside_same(
+    seed: int,
+) -> None:
+    """A greedy learner's extra actions: a turn counts exactly when one of its actions after the
+    first came where Hint would have ended the turn (and its end is not the careful bot's)."""
+    deal = played(seed)
+    review = Review(deal, SEAT)
+    counted = 0
+    for i, span in enumerate(review.spans):
+        turn = review.turn(i)
+        assert turn.unhinted == _unhinted(deal, span)
+        expected = (
+            turn.yours.actions > 1
+            and turn.yours.status is not Status.OUT
+            and not turn.same
+            and turn.unhinted > 0
+        )
+        assert turn.extra == expected
+        counted += expected
+        lines = turn_lines(turn)
+        same = "You played what the careful bot would have played here." in lines
+        faulted = any(line.startswith("You made ") for line in lines)
+        assert faulted == expected and not (same and faulted)
+    assert len(review.summary().extra) == counted

@@ -6,7 +6,9 @@ gets a `PlayerView`, never the `Deal`, and must only ever play legal moves.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -32,11 +34,13 @@ from penang_lib.engine.bots import (
     GreedyBot,
     RandomBot,
     make_bot,
+    play_deal_explained,
     play_move,
 )
 from penang_lib.engine.cards import from_counts, full_deck, parse_cards, to_counts
 from penang_lib.engine.fast.meld_count import count_melds, has_meld, nth_meld
 from penang_lib.engine.view import PlayerView
+from tests.checkout import REPO
 from tests.conftest import prepared
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -366,7 +370,7 @@ def test_careful_lays_off_a_joker_only_when_nothing_else_is_left() -> None:
     )
     choice = choose(CarefulBot(), deal)
     assert isinstance(choice.move, LayOff) and choice.move.card.is_joker
-    assert "only action" in choice.why
+    assert choice.why == "Careful: lay off the joker: no other card in my hand can be played."
 
 
 def test_careful_sheds_its_highest_cards_when_death_is_near() -> None:
@@ -393,49 +397,134 @@ def test_careful_sheds_its_highest_cards_when_death_is_near() -> None:
     assert choose(bot, deal).move == EndTurn()
 
 
-def _shed_claims(why: str, card: str) -> bool:
-    """Whether a bot's reason says it sheds `card` because death is near."""
-    return why.startswith(f"Death is near: shed {card}")
+def _death_near(view: PlayerView) -> tuple[bool, int]:
+    """Whether death is near for the careful bot (worked out again here: at most 4 cards, no
+    joker, no meld, at most 2 cards that fit on the table), and how many cards fit."""
+    fits = {c.index for _, c in view.natural_lay_off_options()}
+    fit = sum(view.counts[i] for i in fits)
+    hand = view.cards
+    jokers = any(c.is_joker for c in hand)
+    melds = any(True for _ in iter_melds(to_counts(hand), view.rules))
+    return len(hand) <= 4 and not jokers and not melds and fit <= 2, fit
 
 
 @pytest.mark.parametrize("players", (3, 4))
 def test_the_careful_bots_death_reason_is_true_of_its_hand(players: int) -> None:
-    """ "Death is near: shed X ..." names the card laid off; that card is worth the most points of
-    those the bot could lay off; "the highest card in hand" only when nothing in hand is worth
-    more; a card that is the last one in hand is never called the highest."""
+    """Issue 29, item 2: "death is near" only with a small hand (4 cards at most) holding no meld
+    and no joker, and at most two cards that fit on the table; the reason then says how many
+    cards it holds and how many fit (so how many turns it may stay alive), names the card laid
+    off, that card is worth the most points of those that fit, "my highest card" only when
+    nothing in hand is worth more; a second action in a turn says it is one, and why."""
     kinds: Counter[str] = Counter()
-    for _, view in positions("careful", players, range(40)):
+    for _, view in positions("careful", players, range(150)):
         choice = CarefulBot().choose(view)
         why = choice.why
-        if not why.startswith("Death is near") and "the last card in hand" not in why:
+        near, fit = _death_near(view)
+        # A second action that does not go out (the last card is laid off to go out).
+        second = view.actions > 0 and isinstance(choice.move, LayOff) and len(view.cards) > 1
+        if second:
+            kinds["second"] += 1
+            assert near and "a second action this turn" in why, why
+        if "the last card in my hand" in why:
+            assert isinstance(choice.move, LayOff) and len(view.cards) == 1, why
+            last = choice.move.card.symbol
+            assert why == f"Careful: lay off {last}, the last card in my hand, and go out."
+            kinds["last"] += 1
             continue
+        if "death is near" not in why:
+            assert not second, why
+            if view.passport and view.actions == 0 and view.natural_lay_off_options():
+                assert not near or view.swap_options(), (why, view.cards)
+            continue
+        assert near, (why, view.cards)
         assert isinstance(choice.move, LayOff), why
         card = choice.move.card
         rules = view.rules
         value = rules.card_value(card.rank)
         hand = view.cards
-        if len(hand) == 1:
-            assert "highest" not in why and "Death is near" not in why, why
-            assert f"lay off {card.symbol}, the last card in hand" in why
-            kinds["last"] += 1
-            continue
-        assert _shed_claims(why, card.symbol), why
+        turns = "one more turn" if fit == 1 else f"{fit} more turns"
+        assert why.startswith(
+            f"Careful: death is near: my {len(hand)} cards hold no meld and no joker, and only "
+        ), why
+        assert f"I stay alive only {turns}." in why, why
+        assert f"So I lay off {card.symbol}" in why, why
+        assert ("too, a second action this turn" in why) == second, why
         fits = [c for _, c in view.natural_lay_off_options()]
         assert value == max(rules.card_value(c.rank) for c in fits), why
         higher = [c for c in hand if rules.card_value(c.rank) > value]
         if higher:
-            assert "highest card in hand" not in why, (why, hand)
-            assert "stuck in hand" in why, why
+            assert "my highest card" not in why, (why, hand)
             if len({c.index for c in fits}) == 1:
-                assert "the only card that can be laid off" in why
+                assert "the only card that fits" in why
                 kinds["only"] += 1
             else:
-                assert "the highest card that can be laid off now" in why
+                assert f"the highest card that fits ({value} points)" in why
                 kinds["highest playable"] += 1
         else:
-            assert f"the highest card in hand ({value} points)" in why, why
+            assert f"my highest card ({value} points)" in why, why
             kinds["highest"] += 1
-    assert kinds["highest"] and kinds["only"] + kinds["highest playable"], kinds
+    assert kinds["highest"] and kinds["second"] and kinds["last"], kinds
+
+
+def test_a_big_hand_keeps_to_one_action_a_turn_even_with_little_that_fits() -> None:
+    """Issue 29, item 2: with 16 cards, no meld, no joker and only two that fit (9♠ and 3♦),
+    the careful bot lays off one and ends its turn: death is not near with a hand that big (it
+    used to shed 3♦ too, "death is near")."""
+    east = "5S 5D 5C 9S 3D 2H 4H 6H 8H 10H QH 2C 4C 6C 8C 10C QC KS JD"
+    deal = prepared(
+        "9S 9D 9C 3S 3D 3C 7D",
+        east,
+        moves=[
+            "meld 9S 9D 9C",
+            "end_turn",
+            "meld 5S 5D 5C",
+            "end_turn",
+            "meld 3S 3D 3C",
+            "end_turn",
+        ],
+    )
+    view = PlayerView.of(deal)
+    assert len(view.cards) == 16 and _death_near(view) == (False, 2)
+    bot = CarefulBot()
+    first = choose(bot, deal)
+    assert isinstance(first.move, LayOff) and "death" not in first.why
+    assert first.why == f"Careful: lay off just {first.move.card.symbol}; one card keeps me alive."
+    deal.push(first.move)
+    assert choose(bot, deal).move == EndTurn()
+
+
+def test_with_death_near_the_second_card_says_why_in_the_lessons_words() -> None:
+    """The one time the careful bot plays a second action, its reason says why: no meld, no
+    joker and only N cards that fit, so at most N more turns unless the others make new melds,
+    and getting rid of the highest card now means counting less when caught."""
+    deal = prepared(
+        "5S 5H 5D KS KH KD 2C 2C",
+        "5C KC 2H 9D 8S 8S 8D",
+        moves=[
+            "meld 5S 5H 5D",
+            "end_turn",
+            "meld 8S 8S 8D",
+            "end_turn",
+            "meld KS KH KD",
+            "end_turn",
+        ],
+    )
+    bot = CarefulBot()
+    first = choose(bot, deal)
+    assert first.why == (
+        "Careful: death is near: my 4 cards hold no meld and no joker, and only 2 of them fit on "
+        "the table, so unless the others make new melds I stay alive only 2 more turns. So I "
+        "lay off K♣, my highest card (10 points), to be caught holding fewer points."
+    )
+    deal.push(first.move)
+    second = choose(bot, deal)
+    assert second.move == LayOff(0, parse_cards("5C")[0])
+    assert second.why == (
+        "Careful: death is near: my 3 cards hold no meld and no joker, and only one of them fits "
+        "on the table, so unless the others make new melds I stay alive only one more turn. So "
+        "I lay off 5♣ too, a second action this turn: it is the only card that fits, and the "
+        "fewer points I hold, the less I count when I am caught."
+    )
 
 
 def test_careful_holds_back_the_meld_that_feeds_the_others() -> None:
@@ -553,3 +642,44 @@ def test_the_view_lists_each_ace_to_ace_move_once(hand: str) -> None:
     assert len(listed) == len(set(listed)) == view.count_moves() == len(view.legal_moves)
     assert set(listed) == set(deal.legal_moves)
     assert [view.nth_move(k) for k in range(len(listed))] == listed
+
+
+# -- issue 29, item 3: the reasons speak the lessons' words -------------------------------------
+UNTAUGHT = ("unseen", "opens the table", "smallest", "feeds", "feed nobody", "spare turn")
+"""Phrasings the bots used that no lesson teaches (issue 29, item 3)."""
+PLAIN = {"i", "me", "am", "fewest", "less", "nowhere"}
+"""Ordinary words the bots' reasons may use although no lesson happens to write them."""
+
+
+def _lesson_words() -> set[str]:
+    words: set[str] = set()
+    for path in sorted((REPO / "notebooks" / "lessons").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown":
+                words.update(re.findall(r"[a-z]+", "".join(cell["source"]).lower()))
+    return words
+
+
+def test_every_reason_is_whole_sentences_in_words_the_lessons_teach() -> None:
+    """Every reason the careful, greedy and random bots give in many deals (3 to 5 players,
+    each bot alone and mixed) is one or more whole sentences (a capital first, a full stop
+    last, every placeholder filled), avoids the phrasings nobody taught, and uses only words
+    the lessons' text uses (or a few ordinary ones)."""
+    taught = _lesson_words() | PLAIN
+    whys: set[str] = set()
+    for bots in ("careful", "greedy", "careful,greedy,random"):
+        for players in (3, 4, 5):
+            for seed in range(25):
+                whys.update(c.why for c in play_deal_explained(seed, players, bots)[1])
+    starts = Counter(why.split(":")[0].split()[0] for why in whys)
+    assert {"Careful", "Greedy", "Random", "My", "I"} <= set(starts), starts
+    assert any("a second action this turn" in why for why in whys)
+    for why in whys:
+        assert why[0].isupper() and why.endswith("."), why
+        assert "{" not in why and "}" not in why and "  " not in why, why
+        for sentence in re.split(r"(?<=[.!?]) ", why):
+            assert sentence[0].isupper() and sentence.endswith("."), (sentence, why)
+        lowered = why.lower()
+        assert not any(phrase in lowered for phrase in UNTAUGHT), why
+        unknown = set(re.findall(r"[a-z]+", lowered)) - taught
+        assert not unknown, (unknown, why)

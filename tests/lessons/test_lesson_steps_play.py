@@ -364,30 +364,10 @@ def test_lesson_6_going_out() -> None:
 
 
 # -- lesson 8 -------------------------------------------------------------------------------------
-def test_lesson_8_play_as_the_text_says() -> None:
-    md, table = exercise("08_play", "Play")
+def follow_the_hints(table: PlayTable) -> None:
+    """Play the learner's seat to the end of the deal as lesson 8 says: at each of their turns
+    press Hint, then the button it names; Bots to my turn after each End turn."""
     deal = table.deal
-    says(md, "select J♠ Q♠ K♥ and press **Meld**", "The refusal clears your selection")
-    click(table, "JS QS KH")
-    press(table, "Meld")
-    err = deal.explain_illegal(MeldMove(tuple(read_cards("JS QS KH", "meld"))))
-    assert err is not None
-    refused(table, err.rule)
-    assert err.reason in message(table)
-
-    says(md, "select 3♥ 3♦ 3♣ and press **Meld**", "press **End turn**", "**Bots to my turn**")
-    click(table, "3H 3D 3C")
-    press(table, "Meld")
-    assert deal.passport[table.seat]
-    press(table, "End turn")
-    press(table, "Bots to my turn")
-    assert deal.turn == table.seat or deal.is_over
-
-
-def test_lesson_8_following_the_hints_wins_the_deal() -> None:
-    md, table = exercise("08_play", "Play")
-    deal = table.deal
-    says(md, "Follow the hints all the way and you will win this deal")
     while not deal.is_over:
         if deal.turn != table.seat:
             press(table, "Bots to my turn")
@@ -399,4 +379,52 @@ def test_lesson_8_following_the_hints_wins_the_deal() -> None:
         moves = len(deal.move_stack)
         press(table, button)  # ... and that button plays the hinted move
         assert len(deal.move_stack) == moves + 1 and deal.move_stack[-1] == expected
-    assert table.seat in deal.winners
+
+
+def test_lesson_8_play_as_the_text_says_and_win() -> None:
+    """Issue 29, item 1: lesson 8's instructions, followed literally from its first click to
+    the end of the deal, keep their promise: the learner wins this deal."""
+    md, table = exercise("08_play", "Play")
+    deal = table.deal
+    says(md, "select J♠ Q♠ K♥ and press **Meld**", "The refusal clears your selection")
+    click(table, "JS QS KH")
+    press(table, "Meld")
+    err = deal.explain_illegal(MeldMove(tuple(read_cards("JS QS KH", "meld"))))
+    assert err is not None
+    refused(table, err.rule)
+    assert err.reason in message(table)
+
+    says(md, "press **Hint**, which selects J♠ J♠ J♥ for you, and press **Meld**")
+    press(table, "Hint")
+    assert sorted(c.symbol for c in table.selected()) == sorted(["J♠", "J♠", "J♥"])
+    assert "press Meld." in message(table)
+    press(table, "Meld")
+    assert deal.passport[table.seat]
+    assert sorted(c.symbol for c in deal.table[-1].cards) == sorted(["J♠", "J♠", "J♥"])
+
+    says(md, "Press **End turn**, and then **Bots to my turn**")
+    press(table, "End turn")
+    press(table, "Bots to my turn")
+    assert deal.turn == table.seat and not deal.is_over
+
+    says(md, "at each of your turns press **Hint** and then the button it names")
+    says(md, "**Bots to my turn** after each **End turn**")
+    says(md, "follow the hints all the way like this and you will win this deal")
+    follow_the_hints(table)
+    assert deal.is_over and table.seat in deal.winners
+    assert deal.status[table.seat] is Status.OUT
+
+
+def test_lesson_8_promises_no_win_after_another_passport() -> None:
+    """The lesson promises a win only after Hint's passport, and says so: with 3♥ 3♦ 3♣ (the
+    passport it used to name), following the hints afterwards loses this deal."""
+    md, table = exercise("08_play", "Play")
+    deal = table.deal
+    says(md, "Another passport, such as 3♥ 3♦ 3♣, is legal too")
+    says(md, "the hints cannot promise a win after it")
+    click(table, "3H 3D 3C")
+    press(table, "Meld")
+    assert deal.passport[table.seat]
+    press(table, "End turn")
+    follow_the_hints(table)
+    assert deal.is_over and table.seat not in deal.winners

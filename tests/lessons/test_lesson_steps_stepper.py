@@ -122,24 +122,21 @@ def test_lesson_3_next_shows_who_is_to_move_in_turn_order() -> None:
     assert seen == promised
 
 
-def test_lesson_3_north_melds_lays_off_on_wests_run_and_ends_the_turn() -> None:
-    """Steps 3, 4 and 5: North melds, lays off on West's run, ends the turn; and step 1 is
-    West's passport, its panel naming the rule."""
+def test_lesson_3_north_melds_and_ends_the_turn() -> None:
+    """Steps 3 and 4: North melds, then ends the turn (one action: issue 29, the careful bot no
+    longer sheds a second card with a full hand); and step 1 is West's passport, its panel
+    naming the rule."""
     words = text(LESSON_3, "5967686e")
-    found = one(r"step (\d+), (\d+) and (\d+): (\w+) makes a meld", words)
-    steps = [int(found.group(i)) for i in (1, 2, 3)]
-    who = found.group(4)
-    assert "lays off a card on West's run" in words and "ends the turn" in words
+    found = one(r"steps (\d+) and (\d+): (\w+) makes a meld, then ends the turn", words)
+    steps = [int(found.group(i)) for i in (1, 2)]
+    who = found.group(3)
+    assert "One action is enough, and the careful bots stop there" in words
     stepper = run_cells(LESSON_3, "72cd19d7")
     press(stepper, "Next", steps[0] - stepper.step)
-    for k, kind in zip(steps, (MeldMove, LayOff, EndTurn), strict=True):
+    for k, kind in zip(steps, (MeldMove, EndTurn), strict=True):
         assert stepper.step == k and mover(stepper, k) == who
         move = stepper.deal.move_stack[-1]
         assert isinstance(move, kind), (k, move)
-        if isinstance(move, LayOff):
-            owner = stepper.deal.owners[move.target]
-            assert stepper.deal.names[owner] == "West"
-            assert stepper.deal.table[move.target].kind.value == "run"
         press(stepper, "Next")
     passport = one(r"step (\d+) is (\w+)'s passport", text(LESSON_3, "fba2ce0e"))
     stepper.step = int(passport.group(1))
@@ -197,7 +194,8 @@ def test_lesson_6_the_dead_exercise_ends_as_its_hidden_answer_says() -> None:
 
 def test_lesson_6_the_game_deal_ends_as_the_text_says() -> None:
     """South lays off the last card and calls Game at the steps the text names; the counts it
-    gives; then step 78 (the highest card in hand) and step 69 (the only card to lay off)."""
+    gives; then step 78 (death is near: the highest card in hand) and step 79 (a second action
+    in the same turn, and why)."""
     words = text(LESSON_6, "5ba1b835")
     found = one(r"(\w+) lays off the last card at step (\d+) and calls Game at step (\d+)", words)
     winner, last, game = found.group(1), int(found.group(2)), int(found.group(3))
@@ -217,20 +215,31 @@ def test_lesson_6_the_game_deal_ends_as_the_text_says() -> None:
     assert mover(stepper, last) == winner and isinstance(stepper.deal.move_stack[-1], LayOff)
     assert stepper.deal.hand_size(seat) == 0
     highest = one(
-        r"step (\d+) to see a bot that feels death coming: (\w+) lays off (\S+), the "
-        r"highest card in hand",
+        r"step (\d+) to see a bot that feels death coming: (\w+) holds .*?, so it lays off "
+        r"(\S+), the highest card in hand",
         words,
     )
-    only = one(r"At step (\d+) (\w+) could lay off only (\S+), and the bot's reason says so", words)
+    held = one(r"(\w+) holds (\d+) cards, no meld and no joker, and only (\d+) of them fit", words)
+    second = one(
+        r"At step (\d+) (\w+) lays off (\S+) too, a second action in the same turn, and the "
+        r"bot's reason says why",
+        words,
+    )
     stepper.step = int(highest.group(1))
     reason = plain(stepper.explanation.value)
-    assert mover(stepper, stepper.step) == highest.group(2)
-    assert f"shed {highest.group(3)}, the highest card in hand" in reason
-    stepper.step = int(only.group(1))
+    turn = one(r"played in turn (\d+):", reason).group(1)
+    assert mover(stepper, stepper.step) == highest.group(2) == held.group(1)
+    assert (
+        f"death is near: my {held.group(2)} cards hold no meld and no joker, and only "
+        f"{held.group(3)} of them fit on the table" in reason
+    )
+    assert f"So I lay off {highest.group(3)}, my highest card" in reason
+    stepper.step = int(second.group(1))
     reason = plain(stepper.explanation.value)
-    assert mover(stepper, stepper.step) == only.group(2)
-    assert f"shed {only.group(3)}, the only card that can be laid off" in reason
-    assert "stuck in hand" in reason
+    assert mover(stepper, stepper.step) == second.group(2)
+    assert one(r"played in turn (\d+):", reason).group(1) == turn  # the same turn
+    assert f"So I lay off {second.group(3)} too, a second action this turn" in reason
+    assert "the fewer points I hold, the less I count when I am caught" in reason
 
 
 def test_lesson_6_when_nobody_goes_out_and_under_the_house_rule() -> None:
