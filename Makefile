@@ -5,9 +5,13 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# axe-core (accessibility audits in the browser tests), from the npm registry.
+# From the npm registry, into .cache/npm: axe-core (accessibility audits in the browser tests)
+# and configurable-http-proxy (the proxy of the real JupyterHub in tests/site/test_hub.py).
 AXE_VERSION := 4.14.1
 AXE := .cache/npm/node_modules/axe-core/axe.min.js
+CHP_VERSION := 5.3.0
+CHP := .cache/npm/node_modules/.bin/configurable-http-proxy
+NPM_PACKAGES := axe-core@$(AXE_VERSION) configurable-http-proxy@$(CHP_VERSION)
 
 .PHONY: .venv test test-compiled lint format typecheck serve lab bench clean distclean chromium
 
@@ -30,7 +34,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 	touch $@
 
 # The suite runs once, on the pure Python engine of the editable install; then test-compiled.
-test: $(STAMP) $(AXE) chromium
+test: $(STAMP) $(AXE) $(CHP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy penang_lib widgets tests benchmarks tools setup.py
@@ -86,8 +90,9 @@ test-compiled: $(STAMP)
 	  -q -p no:cacheprovider $(ENGINE_TESTS) \
 	  --deselect tests/engine/test_compiled.py::test_a_build_compiles_only_when_asked
 
-$(AXE):
-	npm install --prefix .cache/npm --no-save --no-audit --no-fund axe-core@$(AXE_VERSION)
+# Each installs both: npm removes from .cache/npm what the command does not name.
+$(AXE) $(CHP):
+	npm install --prefix .cache/npm --no-save --no-audit --no-fund $(NPM_PACKAGES)
 
 # The browser tests drive the system's Chromium (Playwright cannot download one here).
 chromium:

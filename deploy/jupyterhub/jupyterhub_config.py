@@ -13,14 +13,27 @@ account, as the kit is installed from there); deploy/README.md says more:
 
 The Hub runs as root so that it can start each learner's server as that learner, from this
 same environment: their server's /penang/ is the site (penang_lib/site/proxy.py).
+
+To try the Hub before any learner has an account, jupyterhub_trial_config.py loads this file
+and changes only the login, the spawner and the address (see there).
 """
 
+import os
 import sys
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by traitlets)
 
-# The Hub's own address. Learners use http://<server>:8000/; behind nginx with HTTPS, use
-# "http://127.0.0.1:8000" here and pass the Hub's whole address space to it.
+# The programs the Hub runs (jupyterhub-singleuser for each learner, the Hub's proxy
+# configurable-http-proxy, and the site's Python) are in the bin folder of the environment
+# whose Python runs this Hub. A Hub started by its full path, as a systemd unit starts it,
+# does not have that folder on its PATH: it is put first here, and learners' servers keep it.
+ENV_BIN = os.path.dirname(sys.executable)
+os.environ["PATH"] = os.pathsep.join([ENV_BIN, *filter(None, [os.environ.get("PATH")])])
+
+# The Hub's own address: every address of this server, port 8000 (learners use
+# http://<server>:8000/). To listen on one address only, put it here, e.g.
+# "http://192.168.1.10:8000"; behind nginx with HTTPS, use "http://127.0.0.1:8000" and pass the
+# Hub's whole address space to it.
 c.JupyterHub.bind_url = "http://:8000"
 
 # Who may log in: accounts of this machine in the group "penang-learners"
@@ -30,9 +43,9 @@ c.Authenticator.admin_users = set()  # e.g. {"teacher"}: may see and stop learne
 
 # Every learner's server opens on the tutorial site.
 c.Spawner.default_url = "/penang/"
-# The Hub's environment is kept for the learner's server, so this is the program of the
-# penang-rummy environment (installed with jupyterhub).
-c.Spawner.cmd = ["jupyterhub-singleuser"]
+# Each learner's server: the program of this environment (installed with jupyterhub), named
+# by its full path; the Hub's PATH (with ENV_BIN first) is kept for the learner's server.
+c.Spawner.cmd = [os.path.join(ENV_BIN, "jupyterhub-singleuser")]
 # Starting a server and the site behind it takes seconds; a class arriving at once shares
 # the machine's cores.
 c.Spawner.start_timeout = 120

@@ -63,6 +63,7 @@ DEPLOY_FILES = [
     HUB / "z2jh-config.yaml",
     HUB / "Dockerfile",
     HUB / "jupyterhub_config.py",
+    HUB / "jupyterhub_trial_config.py",
     NGINX,
     DEPLOY / "README.md",
 ]
@@ -88,8 +89,16 @@ def site_config() -> Any:
     return PyFileConfigLoader("voila.py", path=str(SITE)).load_config()
 
 
-def hub_config() -> Any:
-    return PyFileConfigLoader("jupyterhub_config.py", path=str(HUB)).load_config()
+def hub_config(name: str = "jupyterhub_config.py") -> Any:
+    """The Hub's config file as JupyterHub loads it (the PATH it changes is put back after)."""
+    path = os.environ.get("PATH")
+    try:
+        return PyFileConfigLoader(name, path=str(HUB)).load_config()
+    finally:
+        if path is None:
+            os.environ.pop("PATH", None)
+        else:
+            os.environ["PATH"] = path
 
 
 def z2jh() -> dict[str, Any]:
@@ -298,13 +307,63 @@ def test_single_host_hub_config_makes_the_site_each_learners_default_page() -> N
     assert int(timeout.split("=")[1]) > kernel_cull
     (role,) = config.JupyterHub.load_roles
     assert role["services"] == [culler["name"]] and "delete:servers" in role["scopes"]
-    programs = [config.Spawner.cmd[0], culler["command"][2]]
+    programs = [os.path.basename(config.Spawner.cmd[0]), culler["command"][2]]
     readme = (DEPLOY / "README.md").read_text(encoding="utf-8")
     docstring = (HUB / "jupyterhub_config.py").read_text(encoding="utf-8")
     for program in programs:
         package = PLATFORM_PROGRAMS[program]
         assert package in readme and package in docstring, f"install {package} for {program}"
         assert program in readme or program == package.replace("-", "_"), program
+
+
+def test_the_hub_finds_its_programs_without_the_environment_on_its_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Started by its full path, as a systemd unit does (issue 29: `FileNotFoundError:
+    jupyterhub-singleuser`), the Hub still runs the environment's programs: the config file
+    names the learner's server by its full path and puts the environment's bin folder first on
+    the PATH, which the Hub's proxy is found on and learners' servers keep."""
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    config = PyFileConfigLoader("jupyterhub_config.py", path=str(HUB)).load_config()
+    env_bin = os.path.dirname(sys.executable)
+    (program,) = config.Spawner.cmd
+    assert program == os.path.join(env_bin, "jupyterhub-singleuser")
+    assert os.access(program, os.X_OK), f"{program}: install jupyterhub (the test extra has it)"
+    assert os.environ["PATH"].split(os.pathsep) == [env_bin, "/usr/bin", "/bin"]
+    assert "PATH" in config.Spawner.get("env_keep", ["PATH"])  # JupyterHub's default keeps it
+
+
+def test_the_trial_hub_is_the_real_one_with_a_trial_login_spawner_and_address() -> None:
+    """jupyterhub_trial_config.py loads jupyterhub_config.py and changes only what a trial
+    needs (deploy/README.md, "Four things to know"): any login, servers as the Hub's own
+    account, this machine only, and --allow-root when that account is root."""
+    real, trial = hub_config(), hub_config("jupyterhub_trial_config.py")
+    changed: dict[tuple[str, str], Any] = {
+        ("JupyterHub", "bind_url"): "http://127.0.0.1:8000",
+        ("JupyterHub", "authenticator_class"): "dummy",
+        ("JupyterHub", "spawner_class"): "simple",
+    }
+    if os.geteuid() == 0:
+        changed[("Spawner", "args")] = ["--allow-root"]
+    for (section, name), value in changed.items():
+        assert trial[section][name] == value, (section, name)
+    for section in real:
+        for name, value in real[section].items():
+            if (section, name) not in changed:
+                assert trial[section][name] == value, f"the trial changes {section}.{name}"
+    added = {(sec, name) for sec in trial for name in trial[sec]} - {
+        (sec, name) for sec in real for name in real[sec]
+    }
+    assert added <= set(changed), sorted(added - set(changed))
+    readme = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    for needed in (
+        "c.JupyterHub.bind_url",
+        "deploy/jupyterhub/jupyterhub_trial_config.py",
+        "--allow-root",
+        "FileNotFoundError: jupyterhub-singleuser",
+        "ExecStart=",
+    ):
+        assert needed in readme, needed
 
 
 def docker_instructions() -> list[tuple[str, list[str]]]:
