@@ -12,8 +12,9 @@ Three bots (`make_bot(name, seed)`):
   swaps that let it shed more, before it ends the turn.
 - `careful`: plays as little as keeps it alive (one action per turn), lays off before melding,
   keeps its jokers (swaps them out when it can, lays one off only when nothing else is left),
-  melds what feeds the opponents least, and, when death is near, sheds the highest cards it can
-  lay off.
+  melds what gives the others the fewest cards to lay off on it, and, when death is near (4
+  cards or fewer, no meld, no joker, at most two cards that fit on the table), sheds the highest
+  cards it can lay off, a second one in the same turn too.
 
 Each choice is a `Choice`: the move and a one-line `why` in plain words for the stepper.
 `play_move(deal, bot)` lets a bot move in a deal, `play_until(deal, bots, seat)` lets the bots

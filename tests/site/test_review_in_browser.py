@@ -84,6 +84,8 @@ def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
     assert "Your turn 1" in text and "You played what the careful bot would have played" in text
     summary = page.inner_text(".penang-review .penang-review-summary")
     assert "You went out" in summary
+    # Issue 29, item 2: a deal played by the hints is never faulted for playing more.
+    assert "You never played more than you had to" in summary
     link = page.locator(".penang-review .penang-review-link a").first
     first_link = link.get_attribute("href") or ""
     assert first_link.startswith(f"{PLAY}?review=")
