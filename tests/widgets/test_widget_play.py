@@ -600,6 +600,10 @@ def test_focus_goes_to_a_due_dead_or_game_and_to_the_review_at_the_end() -> None
     dead.buttons["Bots to my turn"].click()
     review = dead.buttons["Review this deal"]
     assert dead.deal.is_over and is_shown(review) and dead.focused is review
+    dead.buttons["New deal"].click()  # Review this deal is hidden now: the focus moves on
+    mine = dead.deal.turn == dead.seat
+    assert dead.focused == (dead.toggles[0] if mine else dead.buttons["Bots to my turn"])
+    assert not dead.focused.disabled
     hinted = PlayTable(deal=Deal(hands=["9S 9D 9C 2H", "KD QH 4C 8S"], dealer=1))
     hinted.buttons["Hint"].click()
     assert hinted.focused is hinted.buttons["Meld"]
