@@ -4,7 +4,8 @@ The question forms, and how the engine judges each, are those of `penang_lib.cou
 lesson may keep its questions in JSON and load them with `Quiz.from_json`). This module shows
 them: each question's answer buttons, and after a click the feedback, which is the author's
 `why` sentence (after the right answer) and the engine's own sentence with its rule id; a
-position question shows the position, and its wrong choices also the engine's refusal.
+position question shows the position, and its wrong choices also the engine's refusal; a count
+question gives the engine's sentence about the deal it counted.
 
 Each question is answered once (its buttons are then disabled); the score line counts the right
 answers, and `Try again` starts over. Malformed data raises `QuestionError` (a `ValueError`)
@@ -83,6 +84,18 @@ def _yes_no_feedback(question: Question) -> list[str]:
     ]
 
 
+def _count_feedback(question: Question) -> list[str]:
+    assert question.fact is not None
+    rule, reason = question.fact
+    sentence = render.sentence_html(rule, reason, ok=True)
+    truth = question.right_labels[0]
+    why = f" {render.symbols(question.why)}" if question.why else ""
+    said = f"The answer is {render.esc(truth)}.{why}"
+    return [
+        f"<p><strong>{RIGHT if r else WRONG}</strong> {said}</p>{sentence}" for r in question.right
+    ]
+
+
 def _position_feedback(question: Question) -> list[str]:
     assert question.deal is not None
     names = question.deal.names
@@ -121,7 +134,9 @@ def as_shown(question: Question) -> ShownQuestion:
     return ShownQuestion(
         **judged,
         tooltips=[f"Answer {label!r}" for label in question.labels],
-        feedback=_yes_no_feedback(question),
+        feedback=_count_feedback(question)
+        if question.form == "count"
+        else _yes_no_feedback(question),
     )
 
 

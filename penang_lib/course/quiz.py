@@ -26,6 +26,16 @@ Pick the legal move from a prepared position:
   (`deal.explain_illegal(move) is None`). At least one must be legal. An optional `"answer"`
   (one choice text, or a list of them) must name exactly the legal choices.
 
+How many cards, from the deal's own numbers:
+
+- `{"ask": "Three play. How many cards does each hand hold?", "count": {"of": "hand",
+  "players": 3}, "choices": [20, 25, 27]}`: `of` is `"deck"` (the cards in the deck),
+  `"hand"` (the cards dealt to each player) or `"put_aside"` (the cards left over, never used),
+  for a deal of `players` (2 to 5). The right choice is the engine's number (a deal of that many
+  players is dealt to find it), and the feedback gives the engine's own sentence about that
+  deal (rule `deck` or `deal`). Exactly one choice must be right; an optional `"answer"` (a
+  number) must be it.
+
 Every question may (and in a lesson must) carry `"why"`: one plain sentence in the author's
 words saying why the right answer is right ("There is no minimum score: any meld is a
 passport."). Built with `explained=True` (as the lessons' quizzes are checked), a question
@@ -44,18 +54,23 @@ from penang_lib.engine.cards import CardParseError
 from penang_lib.engine.checks import Verdict, can_play, check_lay_off, check_meld, check_swap
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.events import Event
+from penang_lib.engine.explain import explain
 from penang_lib.engine.moves import IllegalMove, Move, parse_move
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import shown
 
 CHECKS = ("meld", "lay_off", "swap", "can_play")
 """The yes/no forms: the key names the rule check asked about."""
-FORMS = (*CHECKS, "position")
+FORMS = (*CHECKS, "position", "count")
 COMMON_KEYS = frozenset({"ask", "answer", "why"})
 FORM_KEYS: dict[str, frozenset[str]] = {
     **{form: frozenset({form, "labels"}) for form in CHECKS},
     "position": frozenset({"position", "choices"}),
+    "count": frozenset({"count", "choices"}),
 }
+COUNT_KEYS = frozenset({"of", "players"})
+COUNTED: dict[str, str] = {"deck": "deck", "hand": "deal", "put_aside": "deal"}
+"""What a count question may ask about, and the rule whose sentence answers it."""
 CAN_PLAY_KEYS = frozenset({"hand", "table", "passport"})
 DEFAULT_LABELS = ("Yes", "No")
 
@@ -92,6 +107,8 @@ class Question:
     """Per choice of a position question, what the move does when played (empty if refused)."""
     why: str = ""
     """The author's sentence saying why the right answer is right ("" when none is given)."""
+    fact: tuple[str, str] | None = None
+    """For a count question, the rule id and the engine's sentence that give the number."""
 
     @property
     def right_labels(self) -> list[str]:
@@ -236,6 +253,46 @@ def _position(number: int, data: dict[str, Any], rules: Rules, why: str) -> Ques
     )
 
 
+def _count(number: int, data: dict[str, Any], rules: Rules, why: str) -> Question:
+    """A count question: the engine deals a deal of that many players and reads the number
+    off it (the deck's size, a hand's size, or the cards put aside)."""
+    value = data["count"]
+    if not isinstance(value, dict) or set(value) != COUNT_KEYS:
+        raise _fail(number, f"count should be an object with of and players, not {shown(value)}")
+    of = value["of"]
+    if of not in COUNTED:
+        raise _fail(number, f"count's of should be one of {', '.join(COUNTED)}, not {shown(of)}")
+    players = value["players"]
+    if players.__class__ is not int or not rules.min_players <= players <= rules.max_players:
+        raise _fail(number, f"count's players should be a player count, not {shown(players)}")
+    choices = data.get("choices")
+    if (
+        not isinstance(choices, list)
+        or len(choices) < 2
+        or not all(c.__class__ is int for c in choices)
+    ):
+        raise _fail(number, f"choices should be a list of two or more numbers: {shown(choices)}")
+    if len(set(choices)) != len(choices):
+        raise _fail(number, "choices should all differ")
+    deal = Deal(players=players, seed=0, rules=rules)
+    hand = len(deal.hand(0))
+    deck = 52 * rules.packs_for(players) + rules.jokers
+    truth = {"deck": deck, "hand": hand, "put_aside": deck - players * hand}[of]
+    right = [choice == truth for choice in choices]
+    if not any(right):
+        raise _fail(number, f"no choice is right: the engine counts {truth}")
+    if "answer" in data and data["answer"] != truth:
+        raise _fail(
+            number, f"the answer written is {shown(data['answer'])}, but the engine counts {truth}"
+        )
+    rule = COUNTED[of]
+    sentence = next(explain(e, deal.names) for e in deal.start_events if e.rule == rule)
+    labels = [f"{choice} cards" for choice in choices]
+    return Question(
+        number, data, "count", data["ask"], labels, right, why=why, fact=(rule, sentence)
+    )
+
+
 def build_question(
     number: int, data: Any, rules: Rules | None = None, explained: bool = False
 ) -> Question:
@@ -261,6 +318,8 @@ def build_question(
     try:
         if form == "position":
             return _position(number, data, rules, why)
+        if form == "count":
+            return _count(number, data, rules, why)
         return _yes_no(number, data, form, rules, why)
     except CardParseError as error:
         raise _fail(number, f"bad cards: {error}") from error

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from penang_lib import check_lay_off, check_meld, parse_move
+from penang_lib import Deal, Rules, check_lay_off, check_meld, parse_move
 from penang_lib.course.positions import POSITION_KEYS, position_deal
 from penang_lib.course.quiz import Question, QuestionError, build_question, build_questions
 from tests.conftest import prepared
@@ -45,6 +45,57 @@ def test_a_position_question_judges_each_choice_by_the_engine() -> None:
         assert events == (deal.copy().push(move) if right else ())
     assert q.right == [True, False, False]
     assert q.right_labels == [parse_move(CHOICES[0]).label()]
+
+
+@pytest.mark.parametrize(
+    ("of", "players", "rules", "truth", "rule"),
+    [
+        ("deck", 4, Rules(), 110, "deck"),
+        ("deck", 5, Rules(), 162, "deck"),
+        ("deck", 4, Rules(jokers=8), 112, "deck"),
+        ("hand", 4, Rules(), 20, "deal"),
+        ("hand", 3, Rules(), 25, "deal"),
+        ("put_aside", 3, Rules(), 35, "deal"),
+        ("put_aside", 4, Rules(), 30, "deal"),
+    ],
+)
+def test_a_count_question_takes_its_number_from_a_real_deal(
+    of: str, players: int, rules: Rules, truth: int, rule: str
+) -> None:
+    """Issue 29, item 12: lesson 1 asks about the deck and the deal, not about melds. The right
+    number is read off a deal the engine deals, and the feedback is that deal's own sentence."""
+    choices = [truth - 5, truth, truth + 5]
+    q = build_question(
+        1, {"ask": "How many?", "count": {"of": of, "players": players}, "choices": choices}, rules
+    )
+    assert q.form == "count" and q.right == [False, True, False]
+    assert q.labels == [f"{c} cards" for c in choices] and q.right_labels == [f"{truth} cards"]
+    assert q.fact is not None and q.fact[0] == rule and f"{truth}" in q.fact[1]
+    if of == "hand":  # the number a learner sees dealt in any deal of that many players
+        assert all(
+            len(Deal(players=players, seed=9, rules=rules).hand(seat)) == truth
+            for seat in range(players)
+        )
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"ask": "?", "count": {"of": "hand", "players": 4}, "choices": [19, 21]}, "counts 20"),
+        (
+            {"ask": "?", "count": {"of": "hand", "players": 4}, "choices": [20, 21], "answer": 21},
+            "the answer written is 21",
+        ),
+        ({"ask": "?", "count": {"of": "hand", "players": 6}, "choices": [20, 21]}, "players"),
+        ({"ask": "?", "count": {"of": "jokers", "players": 4}, "choices": [6, 8]}, "count's of"),
+        ({"ask": "?", "count": {"of": "hand", "players": 4}, "choices": [20, 20]}, "differ"),
+        ({"ask": "?", "count": {"of": "hand", "players": 4}, "choices": ["20"]}, "two or more"),
+        ({"ask": "?", "count": {"of": "hand"}, "choices": [20, 21]}, "of and players"),
+    ],
+)
+def test_bad_count_questions_are_refused(data: dict[str, Any], said: str) -> None:
+    with pytest.raises(QuestionError, match=f"Question 2: .*{said}"):
+        build_question(2, data)
 
 
 @pytest.mark.parametrize(
