@@ -244,6 +244,7 @@ class PuzzleBoard(KitWidget):
             layout={"width": "auto", "max_width": "100%"},
         )
         self.picker.add_class("penang-puzzle-picker")
+        picker_row = part(widgets.HBox, [self.picker], layout=WRAP)
         self.question = part(widgets.HTML, "", layout=WIDE)
         self.question.add_class("penang-explain")
         self.message = part(widgets.HTML, "", layout=WIDE)
@@ -260,7 +261,7 @@ class PuzzleBoard(KitWidget):
         self._finish(
             [
                 self.heading,
-                self.picker,
+                picker_row,
                 self.question,
                 self.board.status,
                 self.hand_panel.box,
@@ -575,6 +576,8 @@ class PuzzleBoard(KitWidget):
         self._note, self._note_tone = "", "penang-no"
         if tried and not note:
             note, tone = MISSED_BEFORE, ""
+        if not note:
+            tone = ""
         self._say(paragraph(note) + paragraph(ASK) if note else paragraph(ASK), tone=tone)
         if is_shown(self._trouble):
             self.report("")

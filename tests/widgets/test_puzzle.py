@@ -478,9 +478,11 @@ def test_a_bad_link_says_so_in_one_sentence_and_shows_the_first_puzzle() -> None
     assert str(expected.value).startswith("There is no puzzle")
     assert html.escape(str(expected.value)) in said(board)
     assert board.puzzle_id == puzzles[0].id and board.solved == []
-    # The note goes once the learner moves on.
+    assert "penang-no" in board.message._dom_classes  # said as a refusal
+    # The note goes once the learner moves on, and the next puzzle's question is no refusal.
     board.buttons["Next puzzle"].click()
     assert "There is no puzzle" not in said(board)
+    assert not {"penang-no", "penang-ok"} & set(board.message._dom_classes)
 
 
 def test_linked_puzzle_reads_the_page_query(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -712,8 +714,10 @@ def test_the_puzzles_kept_as_solved_are_marked_and_the_board_opens_at_the_first_
     puzzles = made()
     board = PuzzleBoard(puzzles)
     assert board.puzzle_id == "passport-0001"  # the stored progress has not arrived yet
+    assert "penang-no" not in board.message._dom_classes
     board.kept_solved = ["passport-0001", "lay-off-0002", "from-another-set"]
     assert board.puzzle_id == "swap-0003" and BACK in words(said(board))
+    assert "penang-no" not in board.message._dom_classes
     assert "solved 2" in words(board.heading.value)
     labels = dict((v, k) for k, v in board.picker.options)
     assert labels["passport-0001"].endswith("✓ solved") and "✓" not in labels["swap-0003"]
