@@ -26,7 +26,7 @@ from typing import Any
 from penang_lib.engine.cards import symbols_html
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, require_whole, shown
-from widgets.links import step_address
+from widgets.links import OFF_SITE_NOTE, off_site_html, on_site, step_address
 
 CODE = re.compile(r"`([^`<>]+)`")
 """A rule id written in backticks, as markdown writes code."""
@@ -131,8 +131,17 @@ def moments_of(data: Mapping[str, Any]) -> list[Moment]:
 
 
 def _link(page: str, seed: int, step: int) -> str:
+    """`Step K`, a link to that step of the deal on the site; outside the site, no link
+    (`_off_site` says why, once, above the list)."""
+    if not on_site():
+        return f"Step {step}"
     href = html.escape(step_address(page, seed, step))
     return f'<a href="{href}">Step {step}</a>'
+
+
+def _off_site() -> str:
+    """Outside the tutorial site (JupyterLab), the sentence saying where the step links work."""
+    return "" if on_site() else f'<p class="penang-site-only">{off_site_html(OFF_SITE_NOTE)}</p>'
 
 
 def moments(data: Mapping[str, Any], page: str) -> CourseText:
@@ -142,7 +151,7 @@ def moments(data: Mapping[str, Any], page: str) -> CourseText:
     found = moments_of(data)
     rows = [f"<li>{_link(page, seed, m.step)}: {_marked(m.says)}</li>" for m in found]
     text = "\n".join(f"- Step {m.step}: {m.says}" for m in found)
-    return CourseText(f'<ul class="penang-moments">{"".join(rows)}</ul>', text)
+    return CourseText(f'{_off_site()}<ul class="penang-moments">{"".join(rows)}</ul>', text)
 
 
 def rule_table(data: Mapping[str, Any], page: str) -> CourseText:
@@ -163,5 +172,6 @@ def rule_table(data: Mapping[str, Any], page: str) -> CourseText:
     ]
     text = "\n".join(f"{rule}: step {step}: {RULE_BOOK[rule]}" for rule, step in firsts.items())
     return CourseText(
-        f'<table class="penang-rules">{head}<tbody>{"".join(rows)}</tbody></table>', text
+        f'{_off_site()}<table class="penang-rules">{head}<tbody>{"".join(rows)}</tbody></table>',
+        text,
     )

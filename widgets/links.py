@@ -6,6 +6,12 @@ the kernel starts on request and when it was preheated before the request came (
 `query_string`). Anything that cannot be
 used (letters for a number, a step past the end, a seed out of range, an unknown bot, an unknown
 key) is left out, the default is used instead, and one sentence says what was ignored.
+
+Such an address opens a page of the tutorial site (Voila), and nowhere else: in JupyterLab a
+click on it would load JupyterLab again, without the outputs of the open lessons. So every
+link a widget draws to a page of the site goes through `page_link`, which draws it only where
+the page is the site's (`on_site`) and, anywhere else, shows the address and says in place that
+it opens in the tutorial site, which `penang-rummy serve` starts.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING, Final
 from urllib.parse import parse_qsl
 
 from penang_lib.engine.bots import bot_names
@@ -26,7 +34,9 @@ from penang_lib.engine.validate import (
     require_whole,
     shown,
 )
-from widgets.stepper import DealStepper, seeded_deal
+
+if TYPE_CHECKING:  # imported where used: the stepper draws its links with `page_link`
+    from widgets.stepper import DealStepper
 
 MAX_SEED = 2**32 - 1
 """The largest seed a link may name (the engine draws its own seeds below 2**32)."""
@@ -48,6 +58,62 @@ class DealLink:
     bots: tuple[str, ...]
     step: int | None = None
     ignored: tuple[str, ...] = field(default=())
+
+
+SITE_ENV: Final = ("VOILA_BASE_URL", "VOILA_SERVER_URL")
+"""What Voila puts in the environment of every kernel it starts, preheated or started for one
+request (its kernel manager and its page handler both set them): the site's own address."""
+SERVE: Final = "penang-rummy serve"
+OFF_SITE: Final = f"it opens in the tutorial site, which {SERVE} starts, not here"
+"""What a widget says beside the address of a page of the site when its page is not the site's
+(`page_link`)."""
+OFF_SITE_NOTE: Final = (
+    f"In the tutorial site, which {SERVE} starts, each step below is a link that opens this "
+    "page at that step; here, move the stepper to that step instead."
+)
+"""The sentence above a list of such links outside the site (`widgets.course_text`)."""
+
+
+def on_site() -> bool:
+    """Whether a link to a lesson page (`07_whole_deal.ipynb?seed=5&step=12`) opens that page
+    here: under Voila, the tutorial site, yes (`SITE_ENV` is set); in a kernel of JupyterLab,
+    Jupyter Notebook or any other front end without Voila, no (there it would load the whole
+    application again); outside any kernel (a script or a test, where the HTML is only read),
+    the site's links are drawn."""
+    if any(os.environ.get(name) for name in SITE_ENV):
+        return True
+    return not _in_kernel()
+
+
+def _in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def page_link(address: str, text: str | None = None, title: str = "") -> str:
+    """HTML of a link to a page of the tutorial site (`address`, relative to the lesson, such
+    as `08_play.ipynb?review=...`): `text` (default: the address, cut short) in an `<a>`, with
+    `title` as its tooltip. Outside the site (`on_site`), no link: the text, the address and
+    `OFF_SITE`, so that a click cannot load JupyterLab again."""
+    address = require_text(address, "address")
+    shown_text = cut(address, 40) if text is None else require_text(text, "text")
+    if on_site():
+        tip = f' title="{escape(title)}"' if title else ""
+        return f'<a href="{escape(address)}"{tip}>{escape(shown_text)}</a>'
+    said = "" if text is None else f"{escape(shown_text)}: "
+    return (
+        f'<span class="penang-site-only">{said}<code>{escape(address)}</code> '
+        f"({off_site_html(OFF_SITE)})</span>"
+    )
+
+
+def off_site_html(sentence: str) -> str:
+    """`OFF_SITE` or `OFF_SITE_NOTE` as HTML: escaped, the command as code."""
+    return escape(sentence).replace(SERVE, f"<code>{SERVE}</code>")
 
 
 REQUEST_TIMEOUT = 5.0
@@ -166,6 +232,8 @@ def apply_link(
     A lesson builds its stepper on the default deal, then calls this in its last cell: with
     preheated kernels everything before it is ready when the learner arrives, and only this
     waits for the request (`query` None: read it from Voila)."""
+    from widgets.stepper import seeded_deal
+
     link = read_link(query_string() if query is None else query, seed, players, bots)
     ignored = list(link.ignored)
     if (link.seed, link.players, link.bots) != (seed, players, bot_names(bots, players)):
@@ -214,6 +282,8 @@ def stepper_from_link(
 ) -> DealStepper:
     """A `DealStepper` on the deal the page's link asks for (`query`: the query string, read from
     Voila when None), showing the link of its current step and what of the link was ignored."""
+    from widgets.stepper import DealStepper
+
     stepper = DealStepper.from_seed(seed, players, bots, page=page)
     apply_link(stepper, query, page, seed, players, bots)
     return stepper

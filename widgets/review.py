@@ -48,7 +48,7 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.validate import cut, require_text
 from widgets import render
 from widgets.base import KitWidget, guarded
-from widgets.links import PAGE, query_string
+from widgets.links import PAGE, page_link, query_string
 from widgets.render import esc
 from widgets.shared import part, show
 from widgets.stepper import DealStepper
@@ -199,10 +199,7 @@ class DealReview(KitWidget):
             address = link_for(code, self.page)
             said = _p(link_sentence(code, self.page))
             if address is not None:
-                said += (
-                    f'<p><a href="{esc(address)}" title="Open this review again">'
-                    f"{esc(cut(address, 40))}</a></p>"
-                )
+                said += f"<p>{page_link(address, title='Open this review again')}</p>"
             self.link.value = said
         else:
             self.link.value = ""

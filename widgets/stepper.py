@@ -32,6 +32,7 @@ from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, first_step, req
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_texts, shown
 from widgets import render
 from widgets.base import KitWidget, guarded, later, send_now
+from widgets.links import page_link
 from widgets.render import esc
 from widgets.shared import part, show
 
@@ -475,12 +476,14 @@ class DealStepper(KitWidget):
             if k == self.steps and k:
                 parts.append("the record stops here")
         if self.link is not None:
-            href = esc(f"{self.link}&step={k}")
             # No target: a click loads the page again in this tab, at this step (lesson 7
-            # says so); the link is there to be copied.
+            # says so); the link is there to be copied. Outside the site, no link (page_link).
             parts.append(
-                f'<a href="{href}" title="Copy this link to send someone to this step; a click '
-                'opens it here">link to this step</a>'
+                page_link(
+                    f"{self.link}&step={k}",
+                    "link to this step",
+                    "Copy this link to send someone to this step; a click opens it here",
+                )
             )
         return f'<p role="status" aria-live="polite">{" · ".join(parts)}</p>'
 

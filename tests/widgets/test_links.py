@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from penang_lib import Deal, parse_move, play_deal
+from penang_lib.course.review import encode
 from penang_lib.engine.bots import bot_names
-from widgets import DealStepper
+from widgets import DealStepper, links
+from widgets.course_text import moments, rule_table
 from widgets.lessons import Cards, lesson_data, position_deal
 from widgets.links import MAX_SEED, apply_link, read_link, step_address, stepper_from_link
+from widgets.review import open_review_link
 from widgets.shared import is_shown
 
 
@@ -215,3 +221,98 @@ def test_a_preheated_kernel_with_no_request_to_read_uses_the_defaults() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "''"
+
+
+# -- links to the site's pages, in the site and outside it (issue 29: JupyterLab) --------------
+@pytest.fixture
+def in_jupyterlab(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel of JupyterLab: an IPython kernel whose environment has nothing of Voila's."""
+    import IPython
+
+    for name in links.SITE_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(IPython, "get_ipython", lambda: SimpleNamespace(kernel=object()))
+
+
+@pytest.fixture
+def in_voila(in_jupyterlab: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel Voila started for the site: the same, with the site's address in its
+    environment (a preheated kernel has VOILA_BASE_URL too, `voila_kernel_manager`)."""
+    monkeypatch.setenv("VOILA_BASE_URL", "/user/ana/penang/")
+    monkeypatch.setenv("VOILA_SERVER_URL", "/user/ana/penang/")
+
+
+ADDRESS = "07_whole_deal.ipynb?seed=5&players=4&bots=careful&step=0"
+"""The stepper's link to its first step (`seeded_deal` names the players and bots)."""
+
+
+def finished_review_link() -> str:
+    from tests.widgets.test_review import lesson_table, play_to_the_end
+
+    table = lesson_table()
+    play_to_the_end(table, learner="careful")
+    return f"review={encode(table.deal, table.seat)}&step=3"
+
+
+def site_widgets(review_query: str) -> dict[str, str]:
+    """The HTML of every link to a page of the site a lesson's widgets draw: the stepper's
+    "link to this step", the review's link (and its stepper's), lesson 7's list and table."""
+    from tests.widgets.test_review import lesson_table
+
+    stepper = DealStepper.from_seed(5, 4, "careful", page="07_whole_deal.ipynb")
+    table = lesson_table()
+    assert open_review_link(table, review_query) == ""
+    data = lesson_data("07_whole_deal")
+    return {
+        "stepper": stepper.status.value,
+        "review": table.review.link.value,
+        "review stepper": table.review.stepper.status.value,
+        "moments": moments(data, "07_whole_deal.ipynb")._repr_html_(),
+        "rules": rule_table(data, "07_whole_deal.ipynb")._repr_html_(),
+    }
+
+
+def test_in_jupyterlab_no_widget_links_a_page_of_the_site_and_each_says_where_it_opens(
+    in_jupyterlab: None,
+) -> None:
+    """A click on such a link would load JupyterLab again and wipe every output: the address
+    is shown, not linked, with where it opens."""
+    assert not links.on_site()
+    drawn = site_widgets(finished_review_link())
+    for name, value in drawn.items():
+        assert "<a " not in value and "href" not in value, name
+        assert "penang-rummy serve" in value, name
+    said = words(drawn["stepper"])
+    assert f"link to this step: {ADDRESS}" in said
+    assert links.OFF_SITE in said
+    assert "08_play.ipynb?review=" in words(drawn["review"])
+    assert "Step 7:" in words(drawn["moments"]) and links.OFF_SITE_NOTE in words(drawn["moments"])
+
+
+def test_under_voila_the_same_widgets_link_their_pages(in_voila: None) -> None:
+    assert links.on_site()
+    query = finished_review_link()
+    drawn = site_widgets(query)
+    for name, value in drawn.items():
+        assert "href=" in value and "penang-rummy serve" not in value, name
+    hrefs = {name: re.findall(r'href="([^"]+)"', value) for name, value in drawn.items()}
+    assert [html.unescape(h) for h in hrefs["stepper"]] == [ADDRESS]
+    (review,) = hrefs["review"]
+    assert html.unescape(review) == "08_play.ipynb?" + query.split("&")[0]
+    assert html.unescape(hrefs["review stepper"][0]).endswith("&step=3")
+    assert all(h.startswith("07_whole_deal.ipynb?seed=") for h in hrefs["moments"])
+
+
+def test_outside_any_kernel_links_are_drawn_as_on_the_site(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script or a test only reads the HTML: it gets the site's."""
+    for name in links.SITE_ENV:
+        monkeypatch.delenv(name, raising=False)
+    assert links.on_site()
+    assert (
+        links.page_link("08_play.ipynb?review=x")
+        == '<a href="08_play.ipynb?review=x">08_play.ipynb?review=x</a>'
+    )
+
+
+def words(value: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
