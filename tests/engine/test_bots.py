@@ -647,7 +647,7 @@ def test_the_view_lists_each_ace_to_ace_move_once(hand: str) -> None:
 # -- issue 29, item 3: the reasons speak the lessons' words -------------------------------------
 UNTAUGHT = ("unseen", "opens the table", "smallest", "feeds", "feed nobody", "spare turn")
 """Phrasings the bots used that no lesson teaches (issue 29, item 3)."""
-PLAIN = {"i", "me", "am", "fewest", "less", "nowhere"}
+PLAIN = {"i", "me", "am", "fewest", "less", "nowhere", "higher"}
 """Ordinary words the bots' reasons may use although no lesson happens to write them."""
 
 
