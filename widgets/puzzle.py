@@ -536,7 +536,7 @@ class PuzzleBoard(KitWidget):
         puzzle = self.puzzle
         place = self._place[puzzle.id]
         done = self._all_solved()
-        mark = " (this one too)" if puzzle.id in done else ""
+        mark = " · ✓ you solved this one" if puzzle.id in done else ""
         line = (
             f"Puzzle {place + 1} of {len(self.puzzles)} · difficulty {puzzle.difficulty} · "
             f"solved {len(done)}{mark}"

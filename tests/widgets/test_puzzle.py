@@ -604,7 +604,8 @@ def test_solved_set_from_outside_keeps_each_id_once_and_counts_this_sets_own() -
     board.solved = ["swap-0003", "swap-0003", "from-another-set", "passport-0001"]
     assert board.solved == ["swap-0003", "from-another-set", "passport-0001"]
     line = words(board.heading.value)
-    assert "solved 2 (this one too)" in line  # the first puzzle, passport-0001, is one of them
+    # The first puzzle, passport-0001, is one of them.
+    assert "solved 2 · ✓ you solved this one" in line
     board.buttons["Next puzzle"].click()
     assert words(board.heading.value).endswith("solved 2")
 
@@ -725,7 +726,7 @@ def test_the_puzzles_kept_as_solved_are_marked_and_the_board_opens_at_the_first_
     # Later reads of the stored progress mark what they hold, and move nothing.
     board.buttons["Next puzzle"].click()
     board.kept_solved = [*board.kept_solved, "joker-0004"]
-    assert board.puzzle_id == "joker-0004" and "solved 3 (this one too)" in words(
+    assert board.puzzle_id == "joker-0004" and "solved 3 · ✓ you solved this one" in words(
         board.heading.value
     )
     # A puzzle solved on the page is marked in the list at once.
@@ -739,7 +740,9 @@ def test_the_puzzles_kept_as_solved_are_marked_and_the_board_opens_at_the_first_
 def test_a_linked_puzzle_or_a_learner_who_began_stays_where_they_are() -> None:
     linked = PuzzleBoard(made(), start="passport-0001")
     linked.kept_solved = ["passport-0001"]
-    assert linked.puzzle_id == "passport-0001" and "(this one too)" in words(linked.heading.value)
+    assert linked.puzzle_id == "passport-0001" and "✓ you solved this one" in words(
+        linked.heading.value
+    )
     began = PuzzleBoard(made())
     began.buttons["End turn"].click()
     began.kept_solved = ["passport-0001"]
