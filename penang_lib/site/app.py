@@ -19,6 +19,9 @@ flags and the config file are read as for Voila) with what a class needs, issue 
   requests instead of 100.
 - **A longer queue of connections** (`BACKLOG`), so that a class arriving within a second is
   not refused while the server is busy.
+- **The lessons' list**: every lesson's "All lessons" link names `README.md`, the list next to
+  the lessons, which JupyterLab opens; on the site that address (`voila/render/README.md`) leads
+  to the landing page (`lessons_list_routes`).
 - **Cache lifetimes**: the extensions' scripts whose names carry their content's hash are
   cached by the browser for a year (`static_immutable_cache`, a setting jupyter_server's file
   handler reads): the next lesson's page fetches none of them again.
@@ -37,7 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tornado.web import GZipContentEncoding, RequestHandler, StaticFileHandler
+from tornado.web import GZipContentEncoding, RedirectHandler, RequestHandler, StaticFileHandler
 from voila.app import Voila
 
 from penang_lib.site.patches import TESTED_VOILA, Target, _problems, voila_version
@@ -314,7 +317,10 @@ class SiteVoila(Voila):  # type: ignore[misc]
     """Voila's application with compressed, cached static files (see the module's docstring)."""
 
     def init_handlers(self) -> list[Any]:
-        handlers: list[Any] = super().init_handlers()
+        handlers: list[Any] = [
+            *lessons_list_routes(self.server_url or self.base_url, self.base_url),
+            *super().init_handlers(),
+        ]
         self._site_changes = not _problems(RELIES)
         if not self._site_changes:
             self.log.warning(
@@ -345,6 +351,23 @@ class SiteVoila(Voila):  # type: ignore[misc]
             listen = self.app.listen  # Voila calls it as listen(port, ip)
             self.app.listen = lambda *args, **kwargs: listen(*args, backlog=BACKLOG, **kwargs)
         super().listen()
+
+
+LESSONS_LIST = "README.md"
+"""The list of the lessons next to them (`notebooks/lessons/README.md`), which every lesson's
+"All lessons" link names: JupyterLab opens it as the list it is; on the site, where that link
+leads to `voila/render/README.md`, it is the landing page (`lessons_list_routes`)."""
+
+
+def lessons_list_routes(server_url: str, base_url: str) -> list[Any]:
+    """Routes that send the lessons' "All lessons" link (and the lessons' folder itself) to the
+    landing page, at `base_url` for the browser; they come before Voila's, which would send a
+    browser on to the file's download instead."""
+    from jupyter_server.utils import url_path_join
+
+    listed = re.escape(LESSONS_LIST)
+    pattern = url_path_join(server_url, rf"/voila/render/(?:{listed})?")
+    return [(pattern, RedirectHandler, {"url": base_url, "permanent": False})]
 
 
 def immutable_scripts(app: Any) -> list[str]:

@@ -24,6 +24,8 @@ from widgets.quiz import Quiz
 COURSE = catalogue()
 FILES = [lesson["file"] for lesson in COURSE]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
+ALL_LESSONS = "README.md"
+"""What each lesson's "All lessons" link names: the list next to the lessons."""
 HOUSE_RULE_FACTS = re.compile(
     r"8 jokers|eight jokers|third pack|all-joker|all joker|only one (player|is) left|"
     r"one player (is )?left",
@@ -71,7 +73,7 @@ def test_a_lesson_opens_and_closes_with_its_title_and_navigation(index: int) -> 
     assert first.startswith(f"# {lesson['order']}. {lesson['title']}")
     for where in (first, last):
         links = LINK.findall(where)
-        assert "../tree/" in links, f"{lesson['file']}: no link to all the lessons"
+        assert ALL_LESSONS in links, f"{lesson['file']}: no link to all the lessons"
         if index > 0:
             assert COURSE[index - 1]["file"] in links, f"{lesson['file']}: no Previous link"
         if index + 1 < len(COURSE):
@@ -85,8 +87,17 @@ def test_links_stay_on_the_site_and_lead_to_lessons(file: str) -> None:
         for target in LINK.findall(text):
             assert not re.match(r"[a-z]+:", target), f"{file} links off the site: {target}"
             page = target.split("?")[0].split("#")[0]
-            if page and page != "../tree/":
+            if page:
                 assert (LESSONS / page).is_file(), f"{file} links to a missing page {target}"
+
+
+def test_all_lessons_is_the_list_of_the_lessons_in_their_order() -> None:
+    """Every lesson's "All lessons" link names the list next to the lessons, which JupyterLab
+    opens (the site answers its address with the landing page, penang_lib/site/app.py): it
+    lists every published lesson, in order, by its title, linked."""
+    text = (LESSONS / ALL_LESSONS).read_text(encoding="utf-8")
+    listed = re.findall(r"^(\d+)\. \[(.+)\]\(([^)]+)\)$", text, re.MULTILINE)
+    assert listed == [(str(c["order"]), c["title"], c["file"]) for c in COURSE]
 
 
 @pytest.mark.parametrize("file", FILES)

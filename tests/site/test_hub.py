@@ -11,7 +11,8 @@ and the learners' home folders, to a temporary folder.
 Two learners, alice then bob, log in one after the other in one browser (one context: the same
 cookies and localStorage, as on a shared school computer). Each lands on the site, opens
 lesson 1 and gets an answer from its meld checker, which runs in their own kernel behind their
-own server. bob's landing page shows nothing of alice's progress.
+own server; the lesson's "All lessons" link leads back to the learner's landing page. bob's
+landing page shows nothing of alice's progress.
 """
 
 from __future__ import annotations
@@ -190,7 +191,10 @@ def test_two_learners_on_one_browser_each_get_their_own_site_and_progress(
         alice = log_in(page, hub, "alice")
         assert opened_mark(page) == ""
         answer_in_lesson_1(page, alice)
-        page.goto(alice, wait_until="load")
+        # The lesson's "All lessons" link (README.md, which JupyterLab opens as the list next to
+        # the lessons) leads to the landing page of alice's own site.
+        page.get_by_role("link", name="All lessons").first.click()
+        page.wait_for_url(alice)
         page.locator(f'.done[data-file="{LESSON}"]').wait_for(state="visible")
         assert opened_mark(page).startswith("✓ Opened")
 

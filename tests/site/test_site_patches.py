@@ -319,6 +319,11 @@ def test_a_site_with_no_kernels_kept_ready_says_ready_once_and_answers_404_clean
         status, body = server.get("/favicon.ico")
         assert status == 404 and "404: Not Found" in body
         assert server.get("/voila/rules")[0] == 200  # the default handler's one real page
+        # Every lesson's "All lessons" link (README.md) and the lessons' folder: the landing
+        # page (penang_lib/site/app.py), not Voila's download of the file.
+        for path in ("voila/render/README.md", "voila/render/"):
+            status, body = server.get(path)
+            assert status == 200 and 'class="lessons"' in body, path
         # A second 404: once it is in the log, anything the first one logged is there too.
         assert server.get("/nowhere")[0] == 404
         while not any("GET /nowhere" in line for line in list(server.log)):
