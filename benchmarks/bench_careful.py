@@ -4,9 +4,10 @@ Run with `python -m benchmarks.bench_careful` from the repository root (`--deals
 
 Each variant is a `CarefulBot` whose test for "death is near" (when it sheds a second card in a
 turn, and lays off its highest card rather than its best one) is replaced. For every seed and
-every seat, the variant sits at that seat among three bots of one kind (today's careful bot, or
-the greedy bot) and plays the deal; the same deal with today's careful bot at that seat (same
-seed, same seat, same bots around it) is the baseline. So each (seed, seat) pair is a duplicate:
+every seat, the variant sits at that seat among three bots of one kind (the careful bot with its
+old rule, `careful`; the greedy bot, `greedy`; or the careful bot as it is now, `new`) and plays
+the deal; the same deal with the careful bot's old rule at that seat (same seed, same seat, same
+bots around it) is the baseline. So each (seed, seat) pair is a duplicate:
 the cards are the same, only the bot at the seat differs.
 
 Reported per variant and per field: the mean of (variant's count - baseline's count) over all
@@ -142,7 +143,9 @@ def measure(variant: str, field: str, deals: int, seed: int, players: int = 4) -
     rule = VARIANTS[variant]
 
     def make_other() -> Bot:
-        return Variant(_death_near_today) if field == "careful" else GreedyBot()
+        if field == "careful":
+            return Variant(_death_near_today)
+        return CarefulBot() if field == "new" else GreedyBot()
 
     diffs: list[float] = []
     wins = base_wins = 0.0
@@ -169,13 +172,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1000, help="seeds per variant (1000)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (0)")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="variants to measure")
-    parser.add_argument("--fields", default="careful,greedy", help="bots around it")
+    parser.add_argument(
+        "--fields",
+        default="careful,greedy",
+        help="bots around it: careful (the old rule), greedy, new (today's CarefulBot)",
+    )
     args = parser.parse_args(argv)
     print(
-        f"{args.deals} seeds x 4 seats, 4 players; count difference = variant - today's careful "
-        "bot at the same seat of the same deal (negative: the variant dies holding fewer points)"
+        f"{args.deals} seeds x 4 seats, 4 players; count difference = variant - the old careful "
+        "rule at the same seat of the same deal (negative: the variant dies holding fewer points)"
     )
-    print("| variant | others | mean diff | 95% interval | win share | today's | 2nd sheds/deal |")
+    print("| variant | others | mean diff | 95% interval | win share | old rule's | 2nd sheds/deal |")
     print("|---|---|---|---|---|---|---|")
     for field in args.fields.split(","):
         for variant in args.variants.split(","):
