@@ -182,7 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.deals} seeds x 4 seats, 4 players; count difference = variant - the old careful "
         "rule at the same seat of the same deal (negative: the variant dies holding fewer points)"
     )
-    print("| variant | others | mean diff | 95% interval | win share | old rule's | 2nd sheds/deal |")
+    print(
+        "| variant | others | mean diff | 95% interval | win share | old rule's | 2nd sheds/deal |"
+    )
     print("|---|---|---|---|---|---|---|")
     for field in args.fields.split(","):
         for variant in args.variants.split(","):
