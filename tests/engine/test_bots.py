@@ -683,3 +683,15 @@ def test_every_reason_is_whole_sentences_in_words_the_lessons_teach() -> None:
         assert not any(phrase in lowered for phrase in UNTAUGHT), why
         unknown = set(re.findall(r"[a-z]+", lowered)) - taught
         assert not unknown, (unknown, why)
+
+
+def test_the_duplicate_benchmark_pairs_each_seat_with_the_old_rule() -> None:
+    """`benchmarks.bench_careful`: the old rule against itself differs by nothing, a variant that
+    never sheds a second card sheds none, and the adopted rule is the bot's own."""
+    from benchmarks.bench_careful import VARIANTS, measure
+
+    same = measure("today", "careful", deals=3, seed=0)
+    assert same.diffs == [0.0, 0.0, 0.0] and same.wins == same.base_wins and same.pairs == 12
+    assert measure("never", "careful", deals=3, seed=0).sheds == 0
+    adopted = measure("adopted", "new", deals=2, seed=40)
+    assert adopted.pairs == 8 and "adopted" in VARIANTS
