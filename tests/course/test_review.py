@@ -350,7 +350,7 @@ def test_the_query_string_gives_the_code_and_the_step() -> None:
     assert review_step("review=abc&step=-1") is None and review_step("review=abc") is None
 
 
-# -- issue 29: the review never faults what Hint recommended ----------------------------------------
+# -- issue 29: the review never faults what Hint recommended ------------------------------
 def _unhinted(deal: Deal, span: TurnSpan) -> int:
     """The learner's actions after the first of turn `span` made where the careful bot, from
     that very position, would have ended the turn (worked out again move by move)."""
