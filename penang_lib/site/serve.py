@@ -210,6 +210,13 @@ GLOSSARY: tuple[tuple[str, str | None, str], ...] = (
         "game",
         "What a player declares when their hand is empty: they win the deal at once.",
     ),
+    (
+        "death is near",
+        "dead",
+        "What the careful bot says when it holds 4 cards or fewer, with no meld and no joker "
+        "among them, and at most two fit on the table: unless the others make new melds it "
+        "will be Dead within two turns, so it lays off its highest cards first.",
+    ),
     ("deadwood", "scoring", "The cards left in a hand when the deal ends."),
     (
         "count",

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
+from penang_lib.engine.bots import CarefulBot
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.site.serve import (
     GLOSSARY,
@@ -28,8 +29,18 @@ from tools.site_runner import Server
 
 TERMS = ("passport", "lay-off", "swap", "Dead", "Game", "deadwood", "count")
 """The words issue 19's newcomer asked about."""
-MORE_TERMS = ("run", "set", "joker", "action", "house rule", "turning the corner", "natural")
-"""The words issue 29's newcomer missed (and "natural", which the bots' reasons use)."""
+MORE_TERMS = (
+    "run",
+    "set",
+    "joker",
+    "action",
+    "house rule",
+    "turning the corner",
+    "natural",
+    "death is near",
+)
+"""The words issue 29's newcomer missed (and "natural" and "death is near", which the bots'
+reasons use)."""
 SHOTS = Path("/tmp/shots")
 
 
@@ -228,5 +239,9 @@ def test_the_glossary_explains_every_word_the_lessons_and_bots_lean_on() -> None
         assert glossary[term]["rule"] is None or glossary[term]["rule"] in RULE_BOOK
     assert "K-A-2 is not a run" in glossary["turning the corner"]["text"]
     assert "a swap is not an action" in glossary["action"]["text"]
+    near = glossary["death is near"]["text"]
+    bot = CarefulBot()
+    assert f"{bot.small_hand} cards or fewer" in near and "at most two fit" in near
+    assert bot.near_death == 2
     slugs = [entry["slug"] for entry in glossary.values()]
     assert len(set(slugs)) == len(slugs) and all(re.fullmatch(r"[a-z0-9-]+", s) for s in slugs)
