@@ -1,9 +1,11 @@
 """`Progress`: the learner's progress, kept in their own browser (localStorage) and nowhere else.
 
 A lesson builds one near its top, `progress = Progress.for_page("03_turns_and_passport.ipynb")`
-(the lesson is opened, and is the last page), shows it (one small line), and hands it the
-widgets whose results count: `progress.track(quiz)` (a `Quiz`: its best score), a `PlayTable`
-(a deal played to its end, won or not) or a `PuzzleBoard` (the puzzles solved).
+(the lesson is opened, and is the last page), without showing it, and hands it the widgets
+whose results count: `progress.track(quiz)` (a `Quiz`: its best score), a `PlayTable` (a deal
+played to its end, won or not) or a `PuzzleBoard` (the puzzles solved; the board is told what
+was solved before). Its one small line is shown at the end of the lesson, in a cell of its own
+(`progress`). The page's script runs once the widget exists, shown or not.
 
 The page's script (`ESM`, written here so that it works offline) reads the stored text when the
 page loads and sends it to Python. It keeps it under the name `storage_key` gives for the base
