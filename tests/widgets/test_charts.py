@@ -251,6 +251,8 @@ def test_the_lesson_ends_with_its_quiz_and_the_teachers_command_is_in_the_readme
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert lab_module.COMMAND in readme
     notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
-    last_code = [c for c in notebook["cells"] if c["cell_type"] == "code"][-1]
-    assert "Quiz(" in "".join(last_code["source"])
+    code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    # The quiz is the last widget; only the progress line (issue 29) is shown after it.
+    assert "Quiz(" in "".join(code[-2]["source"])
+    assert code[-1].get("id") == "progress-line" and "".join(code[-1]["source"]) == "progress"
     assert notebook["cells"][-1]["cell_type"] == "markdown"
