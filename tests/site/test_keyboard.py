@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
@@ -58,7 +59,11 @@ def focused(page: Page) -> dict[str, Any]:
 def lands_on(page: Page, want: str) -> dict[str, Any]:
     """Wait until the table's focus is on `want` (a button's name, "first card" or
     "readings"); then it must show the thick focus ring."""
-    page.wait_for_function(WAIT_FOCUS, arg=want, timeout=30_000)
+    try:
+        page.wait_for_function(WAIT_FOCUS, arg=want, timeout=30_000)
+    except PlaywrightTimeout:
+        said = page.inner_text(".penang-play .penang-message")
+        raise AssertionError(f"the focus never reached {want}: {focused(page)}; {said}") from None
     now = focused(page)
     assert now["ring"] == "solid 3px", now
     return now
@@ -140,6 +145,7 @@ def test_lesson_4_exercise_is_played_with_the_keyboard_alone(
     # 3. The joker on meld 0: the table asks for its reading in the Joker stands for menu.
     tab_to(page, card("🃏"))
     page.keyboard.press("Space")
+    page.locator(f"{selection} .penang-joker").wait_for(timeout=30_000)
     tab_to(page, menu)
     choose(page, "North's run 5♥ 6♥ 7♥ 8♥")
     tab_to(page, named("Lay off"))
