@@ -37,7 +37,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 test: $(STAMP) $(AXE) $(CHP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy penang_lib widgets tests benchmarks tools setup.py
+	$(BIN)/mypy penang_lib tests benchmarks tools setup.py
 	$(BIN)/pytest
 	$(MAKE) --no-print-directory test-compiled
 
@@ -112,7 +112,7 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy penang_lib widgets tests benchmarks tools setup.py
+	$(BIN)/mypy penang_lib tests benchmarks tools setup.py
 
 # The tutorial site (Voila) on http://127.0.0.1:8866; options of `penang-rummy serve` go in
 # SERVE_ARGS, e.g. `make serve SERVE_ARGS="--port 9000 --open"`.

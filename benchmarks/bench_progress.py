@@ -22,7 +22,7 @@ from typing import Any
 from benchmarks.bench_deadwood import percentile
 from penang_lib.course import progress as pg
 from penang_lib.site.serve import catalogue
-from widgets.progress import Progress
+from penang_lib.widgets.progress import Progress
 
 
 def full_progress(puzzles: int) -> str:

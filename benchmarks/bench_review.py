@@ -22,7 +22,7 @@ from benchmarks.bench_deadwood import percentile
 from penang_lib import Deal
 from penang_lib.course.review import Review, decode, encode, review_turn
 from penang_lib.engine.bots import bots_around, make_bot, play_move
-from widgets.review import DealReview
+from penang_lib.widgets.review import DealReview
 
 SEAT = 0
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from benchmarks.bench_deadwood import percentile
 from penang_lib import Deal, MeldMove
 from penang_lib.engine.cards import cards_text
-from widgets import DealStepper, PlayTable
+from penang_lib.widgets import DealStepper, PlayTable
 
 
 def _timed(action: Callable[[], object]) -> float:

@@ -124,8 +124,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "traitlets",
         ),
     ),
-    "widgets": (
-        ("penang_lib", "widgets"),
+    "penang_lib.widgets": (
+        ("penang_lib",),
         (
             "ipywidgets",
             "anywidget",
@@ -142,7 +142,11 @@ NOT_FOR_WIDGETS = ("penang_lib.site", "penang_lib.cli")
 
 
 def module_name(path: Path) -> str:
+    """The dotted name `path` is imported as; the folder widgets/ installs as penang_lib.widgets
+    (penang_lib/widgets is a link to it)."""
     parts = path.relative_to(REPO).with_suffix("").parts
+    if parts[0] == "widgets":
+        parts = ("penang_lib", *parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -172,7 +176,7 @@ def within(name: str, prefixes: tuple[str, ...]) -> bool:
 
 
 def is_ours(name: str) -> bool:
-    return within(name, ("penang_lib", "widgets"))
+    return within(name, ("penang_lib",))
 
 
 def layer_breaks(path: Path, module: str | None = None) -> list[str]:
@@ -191,8 +195,10 @@ def layer_breaks(path: Path, module: str | None = None) -> list[str]:
             # `from penang_lib.engine import cards` names the package and the module: the
             # package alone is allowed wherever one of its modules is.
             allowed = within(name, ours) or any(p.startswith(name + ".") for p in ours)
-            if layer == "widgets" and within(name, NOT_FOR_WIDGETS):
+            if layer == "penang_lib.widgets" and within(name, NOT_FOR_WIDGETS):
                 allowed = False
+            if layer != "penang_lib.widgets" and within(name, ("penang_lib.widgets",)):
+                allowed = False  # only the lessons (notebooks) import the widgets
         else:
             allowed = within(name, outside)
         if not allowed:
@@ -205,11 +211,13 @@ LAYERED = sorted(
     for top in ("penang_lib", "widgets")
     for path in (REPO / top).rglob("*.py")
     if "__pycache__" not in path.parts
+    and path.parts[len(REPO.parts) : len(REPO.parts) + 2] != ("penang_lib", "widgets")
     and path != REPO / "penang_lib" / "__init__.py"
     and path.parent != REPO / "penang_lib" / "site" / "jupyter"
 )
 """Every module of the kit but the package's own front (`penang_lib/__init__.py`, which
-re-exports the public names of the engine and the data layer) and Voila's config file."""
+re-exports the public names of the engine and the data layer) and Voila's config file; the
+widgets once each, from their folder (penang_lib/widgets links to it)."""
 
 
 def test_every_module_is_in_a_layer() -> None:

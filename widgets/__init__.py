@@ -7,14 +7,14 @@ answers come from the engine, `MatchSheet` scores a match, and `Progress` keeps 
 progress in their own browser. Each shows itself with `display(w)` or as a cell's last expression.
 """
 
-from widgets.checker import MeldChecker
-from widgets.match import MatchSheet
-from widgets.play import PlayTable
-from widgets.progress import Progress
-from widgets.puzzle import PuzzleBoard
-from widgets.quiz import Quiz
-from widgets.review import DealReview
-from widgets.stepper import DealStepper
+from penang_lib.widgets.checker import MeldChecker
+from penang_lib.widgets.match import MatchSheet
+from penang_lib.widgets.play import PlayTable
+from penang_lib.widgets.progress import Progress
+from penang_lib.widgets.puzzle import PuzzleBoard
+from penang_lib.widgets.quiz import Quiz
+from penang_lib.widgets.review import DealReview
+from penang_lib.widgets.stepper import DealStepper
 
 __all__ = [
     "DealReview",

@@ -4,7 +4,8 @@ guard around each callback so an unexpected error becomes one short sentence, ne
 Every widget class keeps its ipywidgets tree in `root` (a `VBox` with class `penang-kit`) and
 delegates `_repr_mimebundle_` to it, so `display(w)` and a bare last expression both show it.
 The tree is built once; a step changes values, never children. Layouts and styles are shared
-by every widget with the same settings and never change (`widgets.shared`): a widget appears and
+by every widget with the same settings and never change (`penang_lib.widgets.shared`): a widget
+appears and
 disappears with `show`.
 """
 
@@ -21,8 +22,8 @@ import ipywidgets as widgets
 import traitlets
 
 from penang_lib.engine.validate import require_flag
-from widgets.render import FOUR_COLOUR, esc
-from widgets.shared import part, show, stylesheet
+from penang_lib.widgets.render import FOUR_COLOUR, esc
+from penang_lib.widgets.shared import part, show, stylesheet
 
 log = logging.getLogger("widgets")
 

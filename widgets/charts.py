@@ -1,7 +1,8 @@
 """The strategy lab's charts (lesson 10), drawn from the lab's data (`penang_lib.data.lab.build`, as
 cached in `notebooks/lessons/data/10_strategy_lab.json`); they simulate nothing.
 
-Each function takes the lab data and returns a `Chart`: its panels (`widgets.svg.Panel`, which
+Each function takes the lab data and returns a `Chart`: its panels (`penang_lib.widgets.svg.Panel`,
+which
 hold every bar, line and word drawn), its title, and a text alternative that says in words what
 the chart shows (for screen readers). A `Chart` shows itself in a notebook as inline SVG with its
 title as caption. Every title, axis and bar label comes from the data, so the tests can check
@@ -14,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from widgets.render import esc
-from widgets.svg import Bars, Line, Panel, chart_html
+from penang_lib.widgets.render import esc
+from penang_lib.widgets.svg import Bars, Line, Panel, chart_html
 
 GREEN, RED, GREY, SLATE, PURPLE = "#1e7d32", "#c0392b", "#7f8c8d", "#34495e", "#8e44ad"
 LINE_COLOURS = {"careful": GREEN, "greedy": RED, "random": GREY}

@@ -40,9 +40,9 @@ from penang_lib import (
 from penang_lib.engine.cards import card_classes, cards_symbols, read_cards, sort_cards
 from penang_lib.engine.checks import joker_lay_offs
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole, shown
-from widgets import render
-from widgets.base import KitWidget, guarded
-from widgets.shared import part
+from penang_lib.widgets import render
+from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.shared import part
 
 PLACEHOLDER = "type cards, e.g. 5H 6H JK"
 """The text box's placeholder (the outside hook looks for `5H 6H JK` in it)."""

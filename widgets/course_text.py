@@ -6,7 +6,7 @@ one-line summaries live in `penang_lib.RULE_BOOK`. The functions here turn those
 list of links and its table of rules: a lesson's code cell shows one of them as its last
 expression, and nothing is typed twice into the markdown.
 
-The lesson's data (`widgets.lessons.lesson_data`) holds:
+The lesson's data (`penang_lib.widgets.lessons.lesson_data`) holds:
 
 - `deal`: `seed` (the deal the links open) and `steps` (how many moves the whole deal has);
 - `steps`: for each rule id, the first step of the deal that shows it (step 0: the deal as dealt);
@@ -26,7 +26,7 @@ from typing import Any
 from penang_lib.engine.cards import symbols_html
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, require_whole, shown
-from widgets.links import OFF_SITE_NOTE, off_site_html, on_site, step_address
+from penang_lib.widgets.links import OFF_SITE_NOTE, off_site_html, on_site, step_address
 
 CODE = re.compile(r"`([^`<>]+)`")
 """A rule id written in backticks, as markdown writes code."""

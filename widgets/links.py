@@ -36,7 +36,7 @@ from penang_lib.engine.validate import (
 )
 
 if TYPE_CHECKING:  # imported where used: the stepper draws its links with `page_link`
-    from widgets.stepper import DealStepper
+    from penang_lib.widgets.stepper import DealStepper
 
 MAX_SEED = 2**32 - 1
 """The largest seed a link may name (the engine draws its own seeds below 2**32)."""
@@ -71,7 +71,7 @@ OFF_SITE_NOTE: Final = (
     f"In the tutorial site, which {SERVE} starts, each step below is a link that opens this "
     "page at that step; here, move the stepper to that step instead."
 )
-"""The sentence above a list of such links outside the site (`widgets.course_text`)."""
+"""The sentence above a list of such links outside the site (`penang_lib.widgets.course_text`)."""
 
 
 def on_site() -> bool:
@@ -232,7 +232,7 @@ def apply_link(
     A lesson builds its stepper on the default deal, then calls this in its last cell: with
     preheated kernels everything before it is ready when the learner arrives, and only this
     waits for the request (`query` None: read it from Voila)."""
-    from widgets.stepper import seeded_deal
+    from penang_lib.widgets.stepper import seeded_deal
 
     link = read_link(query_string() if query is None else query, seed, players, bots)
     ignored = list(link.ignored)
@@ -282,7 +282,7 @@ def stepper_from_link(
 ) -> DealStepper:
     """A `DealStepper` on the deal the page's link asks for (`query`: the query string, read from
     Voila when None), showing the link of its current step and what of the link was ignored."""
-    from widgets.stepper import DealStepper
+    from penang_lib.widgets.stepper import DealStepper
 
     stepper = DealStepper.from_seed(seed, players, bots, page=page)
     apply_link(stepper, query, page, seed, players, bots)

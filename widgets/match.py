@@ -22,10 +22,10 @@ from penang_lib.engine.bots import bot_names, play_move, seat_bots
 from penang_lib.engine.explain import join_names
 from penang_lib.engine.match import Match
 from penang_lib.engine.rules import DealerSystem, Rules
-from widgets.base import KitWidget, guarded
-from widgets.render import esc, frame_html, scores_html
-from widgets.shared import part, show
-from widgets.svg import Bars, Panel, chart_html
+from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.render import esc, frame_html, scores_html
+from penang_lib.widgets.shared import part, show
+from penang_lib.widgets.svg import Bars, Panel, chart_html
 
 SYSTEM_LABELS = {
     DealerSystem.WINNER: "points recorded: the winner deals",

@@ -31,7 +31,8 @@ on the learner's turn, the first card of the hand; a Dead or a Game that is due,
 the deal is over, Review this deal. A refusal that clears the selection sends it to the first card,
 one that offers a joker's readings to the Joker stands for menu, and a hint to the button it names.
 
-Once the deal is over, Review this deal opens its review below the table (`widgets.review`: the
+Once the deal is over, Review this deal opens its review below the table
+(`penang_lib.widgets.review`: the
 deal in a stepper from the learner's seat, each of their turns beside the careful bot's). The
 review's widgets are built with the table, hidden, and filled when it opens.
 
@@ -83,9 +84,9 @@ from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole
 from penang_lib.engine.validate import shown as shown_value
 from penang_lib.engine.view import PlayerView
-from widgets import render
-from widgets.base import KitWidget, guarded
-from widgets.play_parts import (
+from penang_lib.widgets import render
+from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.play_parts import (
     ACTION_BUTTONS,
     BOT_BUTTONS,
     BUTTON_STYLES,
@@ -102,8 +103,8 @@ from widgets.play_parts import (
     one_card,
     paragraph,
 )
-from widgets.review import DealReview
-from widgets.shared import is_shown, part, show
+from penang_lib.widgets.review import DealReview
+from penang_lib.widgets.shared import is_shown, part, show
 
 __all__ = [
     "ACTION_BUTTONS",

@@ -27,8 +27,8 @@ from penang_lib.data import tables
 from penang_lib.engine.cards import Card, card_classes, read_cards
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOff, Move, Swap
-from widgets import render
-from widgets.shared import HIDDEN, is_shown, part, show
+from penang_lib.widgets import render
+from penang_lib.widgets.shared import HIDDEN, is_shown, part, show
 
 ACTION_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game", "Hint")
 """The buttons of the learner's turn (disabled while a bot is to move)."""

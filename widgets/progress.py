@@ -42,7 +42,7 @@ from penang_lib.course.progress import (
     Update,
 )
 from penang_lib.engine.validate import ArgumentTypeError, shown
-from widgets.base import guarded
+from penang_lib.widgets.base import guarded
 
 __all__ = ["KEPT_HERE", "NO_STORAGE", "Progress"]
 
@@ -217,7 +217,7 @@ class Progress(anywidget.AnyWidget):
         return widget
 
     def report(self, sentence: str) -> None:
-        """Show a failure of ours in the line (`widgets.base.guarded` calls this)."""
+        """Show a failure of ours in the line (`penang_lib.widgets.base.guarded` calls this)."""
         self.set_line(sentence or KEPT_HERE, trouble=bool(sentence))
 
     def set_line(self, text: str, trouble: bool) -> None:

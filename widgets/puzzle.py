@@ -71,11 +71,11 @@ from penang_lib.engine.moves import (
     Swap,
 )
 from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
-from widgets import render
-from widgets.base import KitWidget, guarded
-from widgets.links import MAX_QUERY, query_string
-from widgets.play import CLEARED
-from widgets.play_parts import (
+from penang_lib.widgets import render
+from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.links import MAX_QUERY, query_string
+from penang_lib.widgets.play import CLEARED
+from penang_lib.widgets.play_parts import (
     HINT_BUTTONS,
     WIDE,
     WRAP,
@@ -86,7 +86,7 @@ from widgets.play_parts import (
     one_card,
     paragraph,
 )
-from widgets.shared import is_shown, part, show
+from penang_lib.widgets.shared import is_shown, part, show
 
 __all__ = ["NAV_BUTTONS", "PuzzleBoard", "linked_puzzle"]
 

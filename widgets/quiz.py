@@ -28,9 +28,9 @@ from penang_lib.data.tables import hands_frame, table_frame
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import require_flag, require_text, require_whole
-from widgets import render
-from widgets.base import KitWidget, guarded
-from widgets.shared import part, show
+from penang_lib.widgets import render
+from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.shared import part, show
 
 __all__ = [
     "Question",

@@ -46,15 +46,15 @@ from penang_lib.course.review import (
 )
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.validate import cut, require_text
-from widgets import render
-from widgets.base import KitWidget, guarded
-from widgets.links import PAGE, page_link, query_string
-from widgets.render import esc
-from widgets.shared import part, show
-from widgets.stepper import DealStepper
+from penang_lib.widgets import render
+from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.links import PAGE, page_link, query_string
+from penang_lib.widgets.render import esc
+from penang_lib.widgets.shared import part, show
+from penang_lib.widgets.stepper import DealStepper
 
 if TYPE_CHECKING:
-    from widgets.play import PlayTable
+    from penang_lib.widgets.play import PlayTable
 
 __all__ = ["DealReview", "open_review_link"]
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from widgets.render import STYLESHEET
+from penang_lib.widgets.render import STYLESHEET
 
 HIDDEN = "penang-hidden"
 """The class that hides a widget (the stylesheet gives it `display: none`)."""

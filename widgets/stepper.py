@@ -30,11 +30,11 @@ from penang_lib.engine.explain import join_names
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, first_step, require_rule_ids
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_texts, shown
-from widgets import render
-from widgets.base import KitWidget, guarded, later, send_now
-from widgets.links import page_link
-from widgets.render import esc
-from widgets.shared import part, show
+from penang_lib.widgets import render
+from penang_lib.widgets.base import KitWidget, guarded, later, send_now
+from penang_lib.widgets.links import page_link
+from penang_lib.widgets.render import esc
+from penang_lib.widgets.shared import part, show
 
 PLAY_INTERVAL_MS = 1200
 """How long the Play button waits between two steps, in milliseconds."""

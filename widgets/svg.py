@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from widgets.render import esc
+from penang_lib.widgets.render import esc
 
 INK, AXIS = "#222222", "#555555"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"

@@ -9,7 +9,8 @@ The browser stores it as JSON text (localStorage) under the name `storage_key(ba
 a `version` field (`VERSION`). localStorage is shared by every page of one address, and on a
 JupyterHub every user's server has the hub's one address: the name carries the base URL of the
 server the site runs on (`/user/alice/penang/`), so that one user's progress never shows on
-another's pages in the same browser. A lesson page sends that text here (`widgets.progress`);
+another's pages in the same browser. A lesson page sends that text here
+(`penang_lib.widgets.progress`);
 `apply` reads it, applies the page's updates and gives back the text to store. The landing page
 has no kernel: it reads the same text with a small script of its own, which checks the same
 shape and says the same sentences (`landing_settings`).
@@ -130,7 +131,8 @@ def storage_key(base_url: str = "/") -> str:
     learner's progress stays); any other base URL is added after an `@`, ending with a slash:
     `penang-rummy-progress@/user/alice/penang/`. Text that is not a path (not starting with
     `/`) counts as `/`. The landing page's script and the lessons' progress line
-    (`widgets.progress`) make the same name from the base URL their page was served under."""
+    (`penang_lib.widgets.progress`) make the same name from the base URL their page was served
+    under."""
     base = require_text(base_url, "the base URL")
     if not base.startswith("/"):
         base = "/"

@@ -20,7 +20,8 @@ that opens the review again.
   (`ReviewLinkError`), never half-read. A finished deal only: before the end, the seed in the code
   would tell every hidden hand.
 
-Every sentence a review shows is made here; the widget (`widgets.review`) only lays them out.
+Every sentence a review shows is made here; the widget (`penang_lib.widgets.review`) only lays them
+out.
 """
 
 from __future__ import annotations

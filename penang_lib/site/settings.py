@@ -24,7 +24,7 @@ EXTENSIONS = [
     "anywidget",
 ]
 """The only JupyterLab extensions a lesson uses: the widgets, Voila's widget manager, and
-anywidget (the progress line, `widgets.progress`, keeps the learner's progress). Others
+anywidget (the progress line, `penang_lib.widgets.progress`, keeps the learner's progress). Others
 installed beside them (code highlighting, the server proxy's launcher) would only be fetched
 and run by every page for nothing."""
 

@@ -16,8 +16,8 @@ from penang_lib.data import lab
 from penang_lib.data.simulate import COLUMNS, deal_rows, deal_seed
 from penang_lib.engine.bots import bot_names, play_deal
 from penang_lib.engine.cards import cards_symbols, cards_text, from_counts, parse_cards
+from penang_lib.widgets.quiz import Quiz
 from tests.checkout import REPO
-from widgets.quiz import Quiz
 
 ROOT = REPO
 SMALL = 20

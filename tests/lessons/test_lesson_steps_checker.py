@@ -18,8 +18,8 @@ from typing import Any
 from penang_lib import Deal, Verdict, check_lay_off, check_meld, check_swap, parse_cards
 from penang_lib.engine.cards import sort_cards
 from penang_lib.site.serve import LESSONS
-from widgets import render
-from widgets.checker import MeldChecker, meld_cards
+from penang_lib.widgets import render
+from penang_lib.widgets.checker import MeldChecker, meld_cards
 
 
 # -- reading a lesson ------------------------------------------------------------------------------

@@ -19,10 +19,10 @@ from penang_lib import CarefulBot, DeclareDead, EndTurn, LayOff, MeldMove, Playe
 from penang_lib import Swap as SwapMove
 from penang_lib.engine.cards import read_cards
 from penang_lib.engine.explain import explain
+from penang_lib.widgets import render
+from penang_lib.widgets.play import CLEARED, HINT_BUTTONS, PlayTable
+from penang_lib.widgets.shared import is_shown
 from tests.checkout import REPO
-from widgets import render
-from widgets.play import CLEARED, HINT_BUTTONS, PlayTable
-from widgets.shared import is_shown
 
 LESSONS = REPO / "notebooks" / "lessons"
 

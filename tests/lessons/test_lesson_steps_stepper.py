@@ -21,11 +21,11 @@ from penang_lib.engine.deal import Status
 from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove
 from penang_lib.engine.rules import DealerSystem
 from penang_lib.site.serve import LESSONS
-from widgets.links import apply_link
-from widgets.match import MatchSheet
-from widgets.play import PlayTable
-from widgets.shared import is_shown
-from widgets.stepper import DealStepper
+from penang_lib.widgets.links import apply_link
+from penang_lib.widgets.match import MatchSheet
+from penang_lib.widgets.play import PlayTable
+from penang_lib.widgets.shared import is_shown
+from penang_lib.widgets.stepper import DealStepper
 
 NAMES = ("North", "East", "South", "West")
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")

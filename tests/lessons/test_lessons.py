@@ -17,9 +17,9 @@ from penang_lib import play_deal
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.showcase import shown_by
 from penang_lib.site.serve import LESSONS, catalogue
-from widgets import render
-from widgets.lessons import data_path, lesson_data, position_deal
-from widgets.quiz import Quiz
+from penang_lib.widgets import render
+from penang_lib.widgets.lessons import data_path, lesson_data, position_deal
+from penang_lib.widgets.quiz import Quiz
 
 COURSE = catalogue()
 FILES = [lesson["file"] for lesson in COURSE]
@@ -220,14 +220,14 @@ def test_lesson_one_describes_the_joker_and_the_hands_as_the_page_draws_them() -
     boxed star; the kit draws its own joker, and the lesson says so. Its hands are shown
     sorted as the lesson says: by suit (♠ ♥ ♦ ♣), then rank, jokers last."""
     from penang_lib.engine.cards import JOKER_MARK, SUITS, joker_svg
-    from widgets import DealStepper
-    from widgets.lessons import Cards
+    from penang_lib.widgets import DealStepper
+    from penang_lib.widgets.lessons import Cards
 
     file = "01_deck_and_deal.ipynb"
     text = "\n".join(markdown(file))
     assert "drawn as 🃏" not in text and "jester's cap with three bells" in text
     # Menus and buttons hold plain text: the lesson writes a joker there as the widgets do.
-    from widgets.render import plain
+    from penang_lib.widgets.render import plain
 
     assert f"as `{plain('🃏=7♥')}`" in text and f"a joker `{plain('🃏')}`" in text
     # Not taught before issue 19: whether melds on the table may be rearranged or split.

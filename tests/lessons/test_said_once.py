@@ -1,6 +1,7 @@
 """Each fact of lessons 7 and 9 is said once: the seed, the steps and the counts live in the
 lesson's JSON (or come from the engine), the page's links and its table of rules are made from
-that data (`widgets.course_text`), and whatever the markdown still says of them is checked here
+that data (`penang_lib.widgets.course_text`), and whatever the markdown still says of them is
+checked here
 against the data."""
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import pytest
 from penang_lib import RULE_BOOK, Rules, parse_move, play_deal
 from penang_lib.engine.cards import rank_text
 from penang_lib.site.serve import LESSONS
-from widgets.course_text import first_steps, moments, moments_of, rule_table
-from widgets.lessons import lesson_data, position_deal
-from widgets.links import read_link
+from penang_lib.widgets.course_text import first_steps, moments, moments_of, rule_table
+from penang_lib.widgets.lessons import lesson_data, position_deal
+from penang_lib.widgets.links import read_link
 
 LESSON_7, LESSON_9 = "07_whole_deal", "09_match"
 HREF = re.compile(r'href="([^"]+)"')
@@ -33,7 +34,7 @@ def words(stem: str) -> str:
 
 
 READ_BY = {"moments(data": {"deal", "steps", "moments"}, "rule_table(data": {"deal", "steps"}}
-"""What of a lesson's data the course text helpers read (see `widgets.course_text`)."""
+"""What of a lesson's data the course text helpers read (see `penang_lib.widgets.course_text`)."""
 
 
 def read_keys(stem: str) -> set[str]:

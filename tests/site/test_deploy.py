@@ -39,6 +39,7 @@ from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 from traitlets.config.loader import PyFileConfigLoader
 
+import penang_lib
 from penang_lib.cli import build_parser
 from penang_lib.site import proxy
 from penang_lib.site.serve import (
@@ -283,7 +284,7 @@ def test_z2jh_config_makes_the_site_each_learners_default_page() -> None:
     values = z2jh()
     single = values["singleuser"]
     assert single["defaultUrl"] == f"/{proxy.NAME}/"
-    assert single["image"]["tag"] == pyproject()["project"]["version"]
+    assert single["image"]["tag"] == penang_lib.__version__
     image = f"{single['image']['name']}:{single['image']['tag']}"
     # The image the chart pulls is the one the documented build makes.
     build = f"-f deploy/jupyterhub/Dockerfile -t {image} ."

@@ -26,8 +26,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from penang_lib.site.serve import LESSONS
+from penang_lib.widgets.links import OFF_SITE, OFF_SITE_NOTE
 from tools.site_runner import free_port
-from widgets.links import OFF_SITE, OFF_SITE_NOTE
 
 LESSON_7 = "07_whole_deal.ipynb"
 WAIT_MS = 120_000

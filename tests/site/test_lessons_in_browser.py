@@ -7,9 +7,9 @@ import re
 from playwright.sync_api import BrowserContext, Locator, Page
 
 from penang_lib import play_deal
+from penang_lib.widgets.lessons import lesson_data
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
-from widgets.lessons import lesson_data
 
 STEPPER = "07_whole_deal.ipynb"
 PLAY = "08_play.ipynb"

@@ -12,9 +12,9 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from penang_lib.site.serve import catalogue
+from penang_lib.widgets.base import OOPS
 from tests.site.conftest import AXE, lesson_url, open_page
 from tools.site_runner import Server
-from widgets.base import OOPS
 
 LESSONS = [lesson["file"] for lesson in catalogue()]
 

@@ -1,5 +1,6 @@
 """The learner's progress in a real browser: kept in its localStorage by the lessons' progress
-line (`widgets.progress`), shown on the landing page (no kernel) by its own script, cleared only
+line (`penang_lib.widgets.progress`), shown on the landing page (no kernel) by its own script,
+cleared only
 by "Forget my progress", and stored text edited by hand said and left as it is on both kinds of
 page. Each test starts from a fresh browser context, whose localStorage is empty."""
 
@@ -23,12 +24,12 @@ from penang_lib.course import progress as pg
 from penang_lib.course.progress import KEPT_HERE, STORAGE_KEY
 from penang_lib.site.serve import catalogue
 from penang_lib.site.settings import puzzles_total
+from penang_lib.widgets.lessons import lesson_data
+from penang_lib.widgets.quiz import Quiz
 from tests.course.test_progress import BAD_TEXTS, GOOD_TEXTS
 from tests.site.conftest import Visit, lesson_url, open_page
 from tests.site.test_pages import axe_violations, error_outputs
 from tools.site_runner import Server, free_port, start_site, wait_ready
-from widgets.lessons import lesson_data
-from widgets.quiz import Quiz
 
 SHOTS = Path("/tmp/shots")
 TITLES = {lesson["file"]: lesson["title"] for lesson in catalogue()}

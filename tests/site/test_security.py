@@ -19,10 +19,10 @@ from tornado.httpclient import HTTPClientError
 
 from penang_lib import Card, Deal
 from penang_lib.site.serve import catalogue
+from penang_lib.widgets.lessons import lesson_data
 from tests.site.conftest import type_into_checker
 from tools.learners import Learner, run_sync
 from tools.site_runner import Server, wait_idle
-from widgets.lessons import lesson_data
 
 T = TypeVar("T")
 TIMEOUT = 90.0

@@ -12,10 +12,7 @@ makes it quick after `make .venv`).
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,73 +21,9 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.checkout import REPO
+from tests.helpers.wheel import STAMP, VENV, build_wheel, digest, packaged_files, run
 from tests.site.conftest import open_page
-from tests.test_environment import pyproject
 from tools.site_runner import Server, free_port, start, wait_ready
-
-CACHE = REPO / ".cache" / "wheel"
-VENV = CACHE / "venv"
-STAMP = VENV / ".wheel"
-"""The digest of the wheel installed in VENV."""
-TOP_FILES = ("pyproject.toml", "setup.py", "README.md")
-
-
-def packaged_files() -> list[Path]:
-    """What the wheel is built from: the top files and every file under the folders that
-    pyproject.toml packages (caches and compiled files left out)."""
-    setuptools = pyproject()["tool"]["setuptools"]
-    folders = {
-        setuptools.get("package-dir", {}).get(package, package.split(".")[0])
-        for package in setuptools["packages"]
-    }
-    files = [REPO / name for name in TOP_FILES]
-    for folder in sorted(folders):
-        for path in sorted((REPO / folder).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".so":
-                files.append(path)
-    return files
-
-
-def digest(files: list[Path]) -> str:
-    h = hashlib.sha256()
-    for path in files:
-        h.update(path.relative_to(REPO).as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
-
-
-def run(*command: str | Path, cwd: Path | None = None) -> str:
-    done = subprocess.run(
-        [str(part) for part in command],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert done.returncode == 0, f"{' '.join(map(str, command))} failed:\n{done.stderr[-3000:]}"
-    return done.stdout
-
-
-def build_wheel(files: list[Path], key: str) -> Path:
-    """The pure Python wheel of these files (`pip wheel .`), cached by `key`."""
-    wheels = CACHE / "wheels" / key
-    found = sorted(wheels.glob("*.whl"))
-    if found:
-        return found[0]
-    shutil.rmtree(CACHE / "wheels", ignore_errors=True)
-    source = CACHE / "source"
-    shutil.rmtree(source, ignore_errors=True)
-    for path in files:
-        target = source / path.relative_to(REPO)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target)
-    part = wheels.with_name(key + ".part")
-    shutil.rmtree(part, ignore_errors=True)
-    run(sys.executable, "-m", "pip", "wheel", source, "--no-deps", "-q", "-w", part)
-    part.rename(wheels)
-    shutil.rmtree(source, ignore_errors=True)
-    return sorted(wheels.glob("*.whl"))[0]
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +49,7 @@ def installed() -> Path:
 
 def test_the_installed_kit_has_nothing_of_the_checkout(installed: Path, tmp_path: Path) -> None:
     script = (
-        "import json, penang_lib, widgets\n"
+        "import json, penang_lib, penang_lib.widgets as widgets\n"
         "from penang_lib.site import serve\n"
         "print(json.dumps([penang_lib.__file__, widgets.__file__, str(serve.LESSONS),"
         " str(serve.SITE), len(serve.catalogue())]))\n"
@@ -128,6 +61,13 @@ def test_the_installed_kit_has_nothing_of_the_checkout(installed: Path, tmp_path
     assert lessons == len(list((REPO / "notebooks" / "lessons").glob("*.ipynb")))
     version = run(installed / "penang-rummy", "--version", cwd=tmp_path)
     assert "pure Python" in version
+    # One version: the package's own, which the installed metadata repeats.
+    script = (
+        "import importlib.metadata as m, penang_lib; "
+        "print(penang_lib.__version__, m.version('penang-rummy'))"
+    )
+    ours, metadata = run(installed / "python", "-c", script, cwd=tmp_path).split()
+    assert ours == metadata and f"penang-rummy {ours}," in version
 
 
 @pytest.fixture(scope="module")

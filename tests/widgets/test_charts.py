@@ -12,8 +12,7 @@ import pytest
 
 from penang_lib.data import lab as lab_module
 from penang_lib.site.serve import LESSONS
-from tests.checkout import REPO
-from widgets.charts import (
+from penang_lib.widgets.charts import (
     CHARTS,
     PERCENT,
     Chart,
@@ -22,9 +21,10 @@ from widgets.charts import (
     passport_chart,
     turns_chart,
 )
-from widgets.lessons import lesson_data
-from widgets.render import esc
-from widgets.svg import Line, Panel
+from penang_lib.widgets.lessons import lesson_data
+from penang_lib.widgets.render import esc
+from penang_lib.widgets.svg import Line, Panel
+from tests.checkout import REPO
 
 LAB = lesson_data("10_strategy_lab")
 NOTEBOOK = LESSONS / "10_strategy_lab.ipynb"

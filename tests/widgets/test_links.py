@@ -13,12 +13,18 @@ import pytest
 from penang_lib import Deal, parse_move, play_deal
 from penang_lib.course.review import encode
 from penang_lib.engine.bots import bot_names
-from widgets import DealStepper, links
-from widgets.course_text import moments, rule_table
-from widgets.lessons import Cards, lesson_data, position_deal
-from widgets.links import MAX_SEED, apply_link, read_link, step_address, stepper_from_link
-from widgets.review import open_review_link
-from widgets.shared import is_shown
+from penang_lib.widgets import DealStepper, links
+from penang_lib.widgets.course_text import moments, rule_table
+from penang_lib.widgets.lessons import Cards, lesson_data, position_deal
+from penang_lib.widgets.links import (
+    MAX_SEED,
+    apply_link,
+    read_link,
+    step_address,
+    stepper_from_link,
+)
+from penang_lib.widgets.review import open_review_link
+from penang_lib.widgets.shared import is_shown
 
 
 def test_a_good_link_is_read_whole() -> None:
@@ -187,7 +193,7 @@ ready = threading.Event()
 threading.Thread(target=lambda: asyncio.run(main(ready)), daemon=True).start()
 ready.wait()
 os.environ.update({"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1", "VOILA_SERVER_URL": "/"})
-from widgets.links import query_string
+from penang_lib.widgets.links import query_string
 print(json.dumps([query_string(), asked, os.environ["SCRIPT_NAME"], "voila.utils" in sys.modules]))
 """
 
@@ -215,7 +221,7 @@ def test_a_preheated_kernel_with_no_request_to_read_uses_the_defaults() -> None:
     code = (
         "import os; os.environ.update({'VOILA_PREHEAT': 'True', 'VOILA_APP_PORT': '9',"
         " 'VOILA_KERNEL_ID': 'k'}); os.environ.pop('QUERY_STRING', None)\n"
-        "from widgets.links import query_string; print(repr(query_string()))"
+        "from penang_lib.widgets.links import query_string; print(repr(query_string()))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True

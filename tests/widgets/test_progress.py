@@ -1,4 +1,5 @@
-"""`widgets.progress.Progress` driven from Python, with a stand-in for the page's script: the
+"""`penang_lib.widgets.progress.Progress` driven from Python, with a stand-in for the page's
+script: the
 stored text arrives through the widget's own message path (`_handle_msg`, as from the browser),
 and what the widget sends back is written to a dict standing in for localStorage."""
 
@@ -16,14 +17,14 @@ from penang_lib.course.progress import KEPT_HERE, NO_STORAGE, STORAGE_KEY
 from penang_lib.course.puzzles import shipped_puzzles
 from penang_lib.course.review import encode
 from penang_lib.engine.moves import DeclareDead
+from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.lessons import lesson_data, position_deal
+from penang_lib.widgets.play import PlayTable
+from penang_lib.widgets.progress import Progress
+from penang_lib.widgets.puzzle import PuzzleBoard
+from penang_lib.widgets.quiz import Quiz
+from penang_lib.widgets.review import open_review_link
 from tests.checkout import REPO
-from widgets.base import OOPS
-from widgets.lessons import lesson_data, position_deal
-from widgets.play import PlayTable
-from widgets.progress import Progress
-from widgets.puzzle import PuzzleBoard
-from widgets.quiz import Quiz
-from widgets.review import open_review_link
 
 LESSON = "02_melds.ipynb"
 

@@ -39,10 +39,9 @@ from penang_lib.engine.moves import (
 )
 from penang_lib.engine.record import to_record
 from penang_lib.site.serve import LESSONS, catalogue
-from tests.conftest import prepared
-from widgets import render
-from widgets.base import OOPS
-from widgets.puzzle import (
+from penang_lib.widgets import render
+from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.puzzle import (
     BACK,
     COUNTED,
     MISSED,
@@ -53,7 +52,8 @@ from widgets.puzzle import (
     PuzzleBoard,
     linked_puzzle,
 )
-from widgets.shared import is_shown
+from penang_lib.widgets.shared import is_shown
+from tests.conftest import prepared
 
 PAGE = "11_puzzles.ipynb"
 
@@ -525,7 +525,7 @@ def test_a_callback_failure_shows_oops(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*_args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("widgets.puzzle.judge", broken)
+    monkeypatch.setattr("penang_lib.widgets.puzzle.judge", broken)
     board.buttons["End turn"].click()
     assert html.escape(OOPS) in board._trouble.value and is_shown(board._trouble)
 

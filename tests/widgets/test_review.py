@@ -25,11 +25,11 @@ from penang_lib.course.review import (
     turn_lines,
 )
 from penang_lib.engine.bots import make_bot
+from penang_lib.widgets import render
+from penang_lib.widgets.play import HINT_BUTTONS, PlayTable
+from penang_lib.widgets.review import DealReview, open_review_link
+from penang_lib.widgets.shared import is_shown
 from tests.widgets.test_widget_play import hidden_cards, leaks
-from widgets import render
-from widgets.play import HINT_BUTTONS, PlayTable
-from widgets.review import DealReview, open_review_link
-from widgets.shared import is_shown
 
 LESSON_8 = {"seat": 0, "players": 4, "bots": "careful", "seed": 4}
 """Lesson 8's table (notebooks/lessons/data/08_play.json: seed 4, West deals)."""

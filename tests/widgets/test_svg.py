@@ -12,8 +12,8 @@ from itertools import pairwise
 
 import pytest
 
+from penang_lib.widgets.svg import Bars, Line, Panel, chart_html, number, panel_svg, ticks
 from tests.checkout import REPO
-from widgets.svg import Bars, Line, Panel, chart_html, number, panel_svg, ticks
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -185,7 +185,10 @@ def test_a_bar_chart_needs_a_value_a_text_and_a_colour_per_label() -> None:
 
 
 def test_the_chart_widgets_load_no_plotting_library() -> None:
-    code = "import sys, widgets.charts, widgets.match; print('matplotlib' in sys.modules)"
+    code = (
+        "import sys, penang_lib.widgets.charts, penang_lib.widgets.match; "
+        "print('matplotlib' in sys.modules)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )

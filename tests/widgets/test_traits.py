@@ -9,7 +9,7 @@ import pytest
 import traitlets
 
 from penang_lib import check_meld, play_deal
-from widgets import DealStepper, MeldChecker, Quiz
+from penang_lib.widgets import DealStepper, MeldChecker, Quiz
 
 SEED = 5
 

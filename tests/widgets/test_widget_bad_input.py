@@ -14,12 +14,12 @@ import pytest
 
 from penang_lib import CardParseError, Deal, parse_cards, play_deal
 from penang_lib.engine.validate import ArgumentTypeError
-from widgets import DealStepper, MatchSheet, MeldChecker, PlayTable, Quiz
-from widgets.base import OOPS, KitWidget
-from widgets.lessons import Cards, lesson_data
-from widgets.links import MAX_NOTED, apply_link, read_link
-from widgets.quiz import QuestionError
-from widgets.shared import is_shown
+from penang_lib.widgets import DealStepper, MatchSheet, MeldChecker, PlayTable, Quiz
+from penang_lib.widgets.base import OOPS, KitWidget
+from penang_lib.widgets.lessons import Cards, lesson_data
+from penang_lib.widgets.links import MAX_NOTED, apply_link, read_link
+from penang_lib.widgets.quiz import QuestionError
+from penang_lib.widgets.shared import is_shown
 
 Call = Callable[[], object]
 LONGEST_SENTENCE = 400

@@ -16,11 +16,11 @@ from penang_lib import (
     parse_cards,
 )
 from penang_lib.engine.cards import sort_cards
-from widgets import checker as checker_module
-from widgets import render
-from widgets.base import OOPS
-from widgets.checker import MeldChecker
-from widgets.shared import is_shown
+from penang_lib.widgets import checker as checker_module
+from penang_lib.widgets import render
+from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.checker import MeldChecker
+from penang_lib.widgets.shared import is_shown
 
 
 def shown(c: MeldChecker, text: str) -> str:

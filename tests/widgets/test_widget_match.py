@@ -6,9 +6,9 @@ import pytest
 
 from penang_lib.data.tables import match_frame, match_names
 from penang_lib.engine.rules import DealerSystem
-from widgets.base import OOPS
-from widgets.match import MatchSheet, totals_chart
-from widgets.shared import is_shown
+from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.match import MatchSheet, totals_chart
+from penang_lib.widgets.shared import is_shown
 
 
 def test_a_new_sheet_says_who_deals_first_and_shows_an_empty_chart() -> None:

@@ -24,9 +24,9 @@ from penang_lib import (
 )
 from penang_lib.engine.cards import Card
 from penang_lib.engine.explain import explain
-from widgets.base import OOPS
-from widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, PlayTable
-from widgets.shared import is_shown
+from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, PlayTable
+from penang_lib.widgets.shared import is_shown
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -555,7 +555,7 @@ def test_focus_moves_to_the_next_control_after_each_action_of_lesson_4(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Lesson 4's exercise, as a keyboard user plays it: focus never falls off the table."""
-    from widgets.lessons import lesson_data, position_deal
+    from penang_lib.widgets.lessons import lesson_data, position_deal
 
     deal = position_deal(lesson_data("04_lay_offs")["positions"]["lay_off"])
     table = PlayTable(deal=deal)

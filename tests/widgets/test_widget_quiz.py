@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from penang_lib import Deal, can_play, check_lay_off, check_meld, check_swap, parse_move
-from widgets import render
-from widgets.base import OOPS
-from widgets.lessons import lesson_data
-from widgets.quiz import Quiz
-from widgets.shared import is_shown
+from penang_lib.widgets import render
+from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.lessons import lesson_data
+from penang_lib.widgets.quiz import Quiz
+from penang_lib.widgets.shared import is_shown
 
 HANDS = ["5H 6H 7H 8H 9C 9D 9S", "2C 3C 4C 5C 6C KD"]
 MOVES = ["meld 5H 6H 7H", "end_turn", "meld 2C 3C 4C", "end_turn"]

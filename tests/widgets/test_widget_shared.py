@@ -15,10 +15,10 @@ import ipywidgets as widgets
 import pytest
 
 from penang_lib import Deal
-from widgets import DealStepper, MatchSheet, MeldChecker, PlayTable, Quiz
-from widgets.base import KitWidget
-from widgets.lessons import lesson_data
-from widgets.shared import (
+from penang_lib.widgets import DealStepper, MatchSheet, MeldChecker, PlayTable, Quiz
+from penang_lib.widgets.base import KitWidget
+from penang_lib.widgets.lessons import lesson_data
+from penang_lib.widgets.shared import (
     HIDDEN,
     fixed_layout,
     fixed_style,

@@ -17,11 +17,11 @@ from penang_lib import Card, Deal, dumps, explain, loads, play_deal
 from penang_lib.data import tables as tables_module
 from penang_lib.engine.bots import make_bot, play_deal_explained, play_move
 from penang_lib.engine.showcase import rules_shown
-from widgets import render
-from widgets.base import OOPS, later, send_now
-from widgets.render import FOUR_COLOUR, STYLESHEET
-from widgets.shared import is_shown
-from widgets.stepper import AUTOPLAY_CLASS, DRAW_DELAY_S, DealStepper
+from penang_lib.widgets import render
+from penang_lib.widgets.base import OOPS, later, send_now
+from penang_lib.widgets.render import FOUR_COLOUR, STYLESHEET
+from penang_lib.widgets.shared import is_shown
+from penang_lib.widgets.stepper import AUTOPLAY_CLASS, DRAW_DELAY_S, DealStepper
 
 SEED = 3
 """A 4-player deal of careful bots (about 80 moves)."""
@@ -169,7 +169,7 @@ def test_a_button_sends_the_explanation_before_the_step_moves() -> None:
 def run_in_a_loop(test: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run `test(stepper)` as a kernel runs a button's callback: in a kernel (a stand-in), in an
     event loop (of a thread of its own, so that no other loop of the test run is in the way)."""
-    from widgets import base
+    from penang_lib.widgets import base
 
     monkeypatch.setattr(base, "_kernel", lambda: object())
     failures: list[BaseException] = []
@@ -475,7 +475,7 @@ def test_send_now_waits_for_the_kernels_output_thread(monkeypatch: pytest.Monkey
 
     import IPython
 
-    from widgets import base
+    from penang_lib.widgets import base
 
     send_now()  # no kernel here (a plain interpreter): nothing to wait for
     thread = _OutputThread()
