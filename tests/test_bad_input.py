@@ -50,7 +50,7 @@ from penang_lib import (
     to_record,
 )
 from penang_lib.cli import main
-from penang_lib.data import tables
+from penang_lib.data import frames
 from penang_lib.data.simulate import MAX_DEALS, max_run_seed, usable_jobs
 from penang_lib.engine import analysis
 from penang_lib.engine.bots import bot_names
@@ -132,10 +132,10 @@ WRONG_TYPES: list[tuple[str, Call, str]] = [
     ("find_deal([5])", lambda: find_deal([5]), "rule id"),  # type: ignore[list-item]
     ("explain(None)", lambda: explain(None), "Event"),  # type: ignore[arg-type]
     ("explain(names='ab')", lambda: explain(Event("dealer", 0), "ab"), "names"),
-    ("hands_frame(None)", lambda: tables.hands_frame(None), "deal"),  # type: ignore[arg-type]
-    ("hands_frame(show=1)", lambda: tables.hands_frame(Deal(seed=1), show=1), "show"),  # type: ignore[arg-type]
-    ("log_frame(steps='2')", lambda: tables.log_frame(Deal(seed=1), "2"), "steps"),  # type: ignore[arg-type]
-    ("match_frame(None)", lambda: tables.match_frame(None), "match"),  # type: ignore[arg-type]
+    ("hands_frame(None)", lambda: frames.hands_frame(None), "deal"),  # type: ignore[arg-type]
+    ("hands_frame(show=1)", lambda: frames.hands_frame(Deal(seed=1), show=1), "show"),  # type: ignore[arg-type]
+    ("log_frame(steps='2')", lambda: frames.log_frame(Deal(seed=1), "2"), "steps"),  # type: ignore[arg-type]
+    ("match_frame(None)", lambda: frames.match_frame(None), "match"),  # type: ignore[arg-type]
     ("parse_move(None)", lambda: parse_move(None), "parse_move"),  # type: ignore[arg-type]
     ("MeldMove('9C 9D 9S')", lambda: MeldMove("9C 9D 9S"), "MeldMove.of"),  # type: ignore[arg-type]
     ("MeldMove((None,))", lambda: MeldMove((None,)), "Card"),  # type: ignore[arg-type]
@@ -467,7 +467,7 @@ def test_the_largest_run_seed_keeps_every_deal_seed_in_range() -> None:
 def test_index_errors_stay_where_a_position_in_a_sequence_is_asked_for() -> None:
     deal = Deal(seed=1)
     assert "no move" in str(refusal(deal.pop, IndexError))
-    assert "steps 0 to 0" in str(refusal(lambda: tables.step_changes(deal, 10**100), IndexError))
+    assert "steps 0 to 0" in str(refusal(lambda: frames.step_changes(deal, 10**100), IndexError))
     view = PlayerView.of(deal)
     assert "legal moves" in str(refusal(lambda: view.nth_move(10**100), IndexError))
     refusal(lambda: view.nth_move("1"), TypeError)  # type: ignore[arg-type]

@@ -234,7 +234,7 @@ def test_a_layer_break_is_seen(tmp_path: Path) -> None:
     # The check above can fail: an engine module that reaches the data layer, a fast internal
     # that reaches the state machine, a widget that reaches the site, each is named.
     cases = [
-        ("penang_lib/engine/melds.py", "from penang_lib.data.tables import hands_frame"),
+        ("penang_lib/engine/melds.py", "from penang_lib.data.frames import hands_frame"),
         ("penang_lib/engine/fast/meld_count.py", "from penang_lib.engine.deal import Deal"),
         ("penang_lib/engine/deal.py", "import pandas"),
         ("widgets/render.py", "from penang_lib.site.serve import LESSONS"),

@@ -1,6 +1,6 @@
 """`MatchSheet`: a match of several deals between bots, scored as the rule book says.
 
-The sheet is `penang_lib.data.tables.match_frame`: who deals next and why (rule `dealer`, under the
+The sheet is `penang_lib.data.frames.match_frame`: who deals next and why (rule `dealer`, under the
 dealer system chosen) and, by that system (rule `scoring`):
 
 - points recorded: the running totals and a bar chart of them; the lowest total after the agreed
@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from penang_lib.data.tables import match_frame, match_names, scores_frame
+from penang_lib.data.frames import match_frame, match_names, scores_frame
 from penang_lib.engine.bots import bot_names, play_move, seat_bots
 from penang_lib.engine.explain import join_names
 from penang_lib.engine.match import Match

@@ -48,7 +48,7 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
-from penang_lib.data import tables
+from penang_lib.data import frames
 from penang_lib.engine.bots import (
     Bot,
     CarefulBot,
@@ -607,7 +607,7 @@ class PlayTable(KitWidget):
         deal, seat = self.deal, self.seat
         mine = self._my_turn()
         forced = forced_move(deal, seat)
-        change = tables.changes(events, mover) if mover is not None else tables.Changes()
+        change = frames.changes(events, mover) if mover is not None else frames.Changes()
         bot_kinds = {p: bot.name for p, bot in self.bots.items()}
         head = turn_status(deal, seat, bot_kinds)
         self.board.show(deal, seat, change, head, seat_status(deal, seat))

@@ -23,7 +23,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from penang_lib.data import tables
+from penang_lib.data import frames
 from penang_lib.engine.cards import Card, card_classes, read_cards
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOff, Move, Swap
@@ -392,18 +392,18 @@ class Board:
         self.hands = _html("penang-hands")
         self.log = _html("penang-log-box")
 
-    def show(self, deal: Deal, seat: int, change: tables.Changes, head: str, mine: str) -> None:
+    def show(self, deal: Deal, seat: int, change: frames.Changes, head: str, mine: str) -> None:
         """Draw `deal` as the learner at `seat` sees it, `change` marked, with the status line
         `head` (in bold) and `mine`; once the deal is over, every hand and the counts."""
         over = deal.is_over
         shown = None if over else [seat]
-        self.hands.value = render.hands_html(tables.hands_frame(deal, show=shown), change)
-        self.table_view.value = render.table_html(tables.table_frame(deal), change)
-        self.log.value = render.log_html(tables.log_frame(deal))
+        self.hands.value = render.hands_html(frames.hands_frame(deal, show=shown), change)
+        self.table_view.value = render.table_html(frames.table_frame(deal), change)
+        self.log.value = render.log_html(frames.log_frame(deal))
         self.status.value = f"<p><b>{render.esc(head)}</b> {render.esc(mine)}</p>"
         if over:
             # The counts as a table; the scoring sentence is in the message, said once.
-            self.scores.value = render.scores_html(tables.scores_frame(deal))
+            self.scores.value = render.scores_html(frames.scores_frame(deal))
             show(self.scores, True)
         elif is_shown(self.scores):
             self.scores.value = ""

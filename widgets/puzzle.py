@@ -57,7 +57,7 @@ from penang_lib.course.puzzles import (
     find_puzzle,
     judge,
 )
-from penang_lib.data import tables
+from penang_lib.data import frames
 from penang_lib.engine.cards import Card
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.explain import seat_status, turn_status
@@ -560,7 +560,7 @@ class PuzzleBoard(KitWidget):
                 self._picking = False
         self.question.value = f"<p><b>Puzzle:</b> {render.symbols(puzzle.question)}</p>"
         self.board.show(
-            deal, seat, tables.Changes(), turn_status(deal, seat), seat_status(deal, seat)
+            deal, seat, frames.Changes(), turn_status(deal, seat), seat_status(deal, seat)
         )
         self.hand_panel.show(deal.hand(seat), True)
         self.action_bar.show(deal, True, None)

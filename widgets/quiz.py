@@ -24,7 +24,7 @@ import ipywidgets as widgets
 import traitlets
 
 from penang_lib.course.quiz import Question, QuestionError, build_question, build_questions
-from penang_lib.data.tables import hands_frame, table_frame
+from penang_lib.data.frames import hands_frame, table_frame
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import require_flag, require_text, require_whole

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from penang_lib.data.tables import Changes
+from penang_lib.data.frames import Changes
 from penang_lib.engine.cards import JOKER_DRAWN, Card, card_html, joker_svg, symbols_html
 from penang_lib.engine.events import Event
 from penang_lib.engine.explain import explain
@@ -273,7 +273,7 @@ def frame_html(
 
 
 def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
-    """The hands frame (`penang_lib.data.tables.hands_frame`): hidden hands drawn face down, the
+    """The hands frame (`penang_lib.data.frames.hands_frame`): hidden hands drawn face down, the
     joker just taken in a swap marked, the mover's and a just-dead player's rows highlighted."""
     change = change or Changes()
 
@@ -315,7 +315,7 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
 
 
 def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
-    """The table frame (`penang_lib.data.tables.table_frame`): each meld with its owner, the melds
+    """The table frame (`penang_lib.data.frames.table_frame`): each meld with its owner, the melds
     this step laid or changed highlighted, the cards just placed marked."""
     change = change or Changes()
     if frame.empty:
@@ -345,7 +345,7 @@ LOG_HEADERS = ("Step", "Turn", "Player", "Move", "Rule")
 
 
 def log_rows(frame: pd.DataFrame) -> list[str]:
-    """The rows of the move log frame (`penang_lib.data.tables.log_frame`) as HTML, oldest first,
+    """The rows of the move log frame (`penang_lib.data.frames.log_frame`) as HTML, oldest first,
     each with its rule badge: a stepper renders them once and shows the first k at step k."""
     rows = []
     for record in frame.to_dict("records"):
@@ -372,13 +372,13 @@ def log_table(rows: Sequence[str], latest_first: bool = True) -> str:
 
 
 def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
-    """The move log frame (`penang_lib.data.tables.log_frame`) with rule badges, newest first, in a
+    """The move log frame (`penang_lib.data.frames.log_frame`) with rule badges, newest first, in a
     box of its own height that scrolls (and can be reached by keyboard to scroll it)."""
     return log_table(log_rows(frame), latest_first)
 
 
 def scores_html(frame: pd.DataFrame) -> str:
-    """The scores frame (`penang_lib.data.tables.scores_frame`), winners marked."""
+    """The scores frame (`penang_lib.data.frames.scores_frame`), winners marked."""
 
     def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
         if column == "winner":

@@ -22,8 +22,8 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
-from penang_lib.data import tables
-from penang_lib.data.tables import Changes
+from penang_lib.data import frames
+from penang_lib.data.frames import Changes
 from penang_lib.engine.bots import bot_names, play_deal_explained
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.explain import join_names
@@ -169,8 +169,8 @@ class DealStepper(KitWidget):
         line then offers the link of the current step (`&step=K` added) for sharing."""
         self._full = deal.copy()  # our own: later changes to the caller's deal change nothing
         self._moves = list(deal.move_stack)
-        self._turns = tables.move_turns(self._full)
-        self._log = render.log_rows(tables.log_frame(self._full))  # once; step k shows k rows
+        self._turns = frames.move_turns(self._full)
+        self._log = render.log_rows(frames.log_frame(self._full))  # once; step k shows k rows
         self._working = deal.copy()
         while self._working.move_stack:
             self._working.pop()
@@ -435,7 +435,7 @@ class DealStepper(KitWidget):
         k = len(self._working.move_stack)
         working = self._working
         over = working.is_over
-        change = tables.step_changes(self._full, k)
+        change = frames.step_changes(self._full, k)
         open_hands = None if self.seat is None or over else [self.seat]
         # The explanation and the status go first, on their way before the rest is drawn: they
         # are what the learner reads after a click, and drawing the hands and the table takes
@@ -444,10 +444,10 @@ class DealStepper(KitWidget):
         self.explanation.value = self._explanation_html(k, change)
         self.status.value = self._status_html(k)
         send_now()
-        table = render.table_html(tables.table_frame(working), change)
-        hands = render.hands_html(tables.hands_frame(working, show=open_hands), change)
+        table = render.table_html(frames.table_frame(working), change)
+        hands = render.hands_html(frames.hands_frame(working, show=open_hands), change)
         log = render.log_table(self._log[:k])
-        scores = render.scores_html(tables.scores_frame(working)) if over else ""
+        scores = render.scores_html(frames.scores_frame(working)) if over else ""
         self.table.value = table
         self.hands.value = hands
         self.log.value = log
@@ -491,7 +491,7 @@ class DealStepper(KitWidget):
         """What step `k` did and why (it depends on the whole deal alone, not the working one)."""
         full = self._full
         if change is None:
-            change = tables.step_changes(full, k)
+            change = frames.step_changes(full, k)
         names = full.names
         if k == 0:
             return (

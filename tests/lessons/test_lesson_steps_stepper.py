@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from penang_lib.data.tables import match_frame, match_names
+from penang_lib.data.frames import match_frame, match_names
 from penang_lib.engine.deal import Status
 from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove
 from penang_lib.engine.rules import DealerSystem

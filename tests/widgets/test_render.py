@@ -6,7 +6,7 @@ import re
 from urllib.parse import unquote
 
 from penang_lib import Deal, explain, parse_move, play_deal
-from penang_lib.data.tables import hands_frame, log_frame, scores_frame, step_changes, table_frame
+from penang_lib.data.frames import hands_frame, log_frame, scores_frame, step_changes, table_frame
 from penang_lib.engine.cards import JOKER_DRAWN, JOKER_MARK, joker_svg, symbols_html
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.widgets.render import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from penang_lib.data.tables import match_frame, match_names
+from penang_lib.data.frames import match_frame, match_names
 from penang_lib.engine.rules import DealerSystem
 from penang_lib.widgets.base import OOPS
 from penang_lib.widgets.match import MatchSheet, totals_chart

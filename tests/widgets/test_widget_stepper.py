@@ -14,7 +14,7 @@ import pytest
 from ipywidgets.widgets import widget_link
 
 from penang_lib import Card, Deal, dumps, explain, loads, play_deal
-from penang_lib.data import tables as tables_module
+from penang_lib.data import frames as frames_module
 from penang_lib.engine.bots import make_bot, play_deal_explained, play_move
 from penang_lib.engine.showcase import rules_shown
 from penang_lib.widgets import render
@@ -129,7 +129,7 @@ def test_the_log_is_the_engines_log_of_the_working_deal() -> None:
     stepper = DealStepper(full, step=4)
     for k in (4, 5, 0, 30):
         stepper.step = k
-        assert render.log_html(tables_module.log_frame(stepper.deal)) in stepper.log.value
+        assert render.log_html(frames_module.log_frame(stepper.deal)) in stepper.log.value
         assert log_rows(stepper) == k
     first = html.escape(full.move_stack[0].label())
     second = html.escape(full.move_stack[1].label())
@@ -442,7 +442,7 @@ def test_a_failing_callback_shows_the_kits_sentence(monkeypatch: pytest.MonkeyPa
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(tables_module, "hands_frame", broken)
+    monkeypatch.setattr(frames_module, "hands_frame", broken)
     stepper.buttons["Next"].click()  # must not raise
     assert html.escape(OOPS) in stepper._trouble.value
     assert is_shown(stepper._trouble)
@@ -490,7 +490,7 @@ def test_the_header_and_the_panel_say_which_turn_they_number() -> None:
     """The panel names the turn the step was played in, the header the turn now under way: the
     one numbering (the log's), each labelled, so that a step that ends a turn shows both."""
     stepper = DealStepper.from_seed(SEED)
-    log = tables_module.log_frame(stepper._full)
+    log = frames_module.log_frame(stepper._full)
     both = 0
     for k in range(1, stepper.steps):
         stepper.step = k

@@ -1,11 +1,11 @@
-"""penang_lib.data.tables: the frames every widget shows, checked against the deal they describe."""
+"""penang_lib.data.frames: the frames every widget shows, checked against the deal they describe."""
 
 from __future__ import annotations
 
 import pytest
 
 from penang_lib import Deal, Match, explain, parse_move, play_deal
-from penang_lib.data.tables import (
+from penang_lib.data.frames import (
     HAND_COLUMNS,
     LOG_COLUMNS,
     SCORE_COLUMNS,
