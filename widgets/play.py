@@ -36,8 +36,10 @@ Once the deal is over, Review this deal opens its review below the table
 deal in a stepper from the learner's seat, each of their turns beside the careful bot's). The
 review's widgets are built with the table, hidden, and filled when it opens.
 
-The table is composed of the boxes of `play_parts` (hand, actions, bots' buttons, board); what it
-says comes from the engine (`explain`), and the bots play through `bots.play_until`.
+The table is composed of `MoveControls` (`move_controls`: the hand, the move buttons, the joker's
+readings and the message, shared with the puzzle board), whose moves it pushes to its deal, and
+the boxes of `play_parts` (bots' buttons, board); what it says comes from the engine (`explain`),
+and the bots play through `bots.play_until`.
 """
 
 from __future__ import annotations
@@ -70,22 +72,14 @@ from penang_lib.engine.explain import (
     seat_status,
     turn_status,
 )
-from penang_lib.engine.moves import (
-    DeclareDead,
-    DeclareGame,
-    EndTurn,
-    IllegalMove,
-    LayOff,
-    MeldMove,
-    Move,
-    Swap,
-)
+from penang_lib.engine.moves import EndTurn, IllegalMove, LayOff, Move, Swap
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole
 from penang_lib.engine.validate import shown as shown_value
 from penang_lib.engine.view import PlayerView
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.move_controls import CLEARED, MoveControls
 from penang_lib.widgets.play_parts import (
     ACTION_BUTTONS,
     BOT_BUTTONS,
@@ -93,14 +87,10 @@ from penang_lib.widgets.play_parts import (
     HINT_BUTTONS,
     TOOLTIPS,
     WIDE,
-    ActionBar,
     Board,
     BotBar,
-    HandPanel,
-    HintMemory,
     meld_name,
     move_words,
-    one_card,
     paragraph,
 )
 from penang_lib.widgets.review import DealReview
@@ -118,9 +108,6 @@ __all__ = [
     "DealTrait",
     "PlayTable",
 ]
-
-CLEARED = "Your selection was cleared."
-"""Said after a refused try that had cards selected (the refusal clears the selection)."""
 
 SHOWN_BOT_MOVES = 12
 """How many of the bot moves of one `Bots to my turn` the message lists (the log has them all)."""
@@ -188,11 +175,14 @@ class PlayTable(KitWidget):
     `review` (a `DealReview`) in `review_box`, below the table, is shown by Review this deal
     (`open_review()`) once the deal is over.
 
-    The parts: `hand_panel` (`HandPanel`), `action_bar` (`ActionBar`), the `message`, `bot_bar`
-    (`BotBar`) and `board` (`Board`). Public, as before: `toggles` (the learner's card toggles
-    in display order; hidden ones hold no card), `buttons` (description -> Button), `message`
-    (the `penang-message` HTML), `target` (the "Meld on table" dropdown), `readings` (the "Joker
-    stands for" chooser), `chooser` (its box), `bots` (seat -> bot), `select(text)`, `walk()`.
+    The parts: `controls` (`MoveControls`: the selection, the move buttons, the joker's readings
+    and the message; its moves are pushed to the deal), `bot_bar` (`BotBar`) and `board`
+    (`Board`); `hand_panel`, `action_bar` and `message` are the controls' own. Also public:
+    `toggles` (the learner's card toggles in display order; hidden ones hold no card), `buttons`
+    (description -> Button), `message` (the `penang-message` HTML), `target` (the "Meld on
+    table" dropdown), `readings` (the "Joker stands for" chooser), `chooser` (its box), `bots`
+    (seat -> bot), `focused` (the control the table last sent the keyboard focus to),
+    `select(text)`, `selected()`, `walk()`.
     """
 
     deal = DealTrait(Deal)
@@ -217,14 +207,20 @@ class PlayTable(KitWidget):
         self._seeded = seed is not None
         self._bot_spec: str | Sequence[str] = bots
         self.bots: dict[int, Bot] = bots_around(deal, seat, bots)
-        self._hint = HintMemory()
         pool = max(deal.rules.hand_size(deal.players), sum(deal.initial_hands[seat]))
-        self.hand_panel = HandPanel(pool)
-        self.action_bar = ActionBar()
+        self.controls = MoveControls(
+            pool,
+            attempt=self._push,
+            position=lambda: self.deal,
+            key=lambda: self.deal.state_key(),
+            report=self.report,
+            next_control=self._next_control,
+        )
+        self.hand_panel = self.controls.hand_panel
+        self.action_bar = self.controls.action_bar
+        self.message = self.controls.message
         self.bot_bar = BotBar()
         self.board = Board()
-        self.message = part(widgets.HTML, "", layout=WIDE)
-        self.message.add_class("penang-message")
         self.buttons = {**self.action_bar.buttons, **self.bot_bar.buttons}
         hand, bar, board = self.hand_panel, self.action_bar, self.board
         self.toggles, self.hand_box, self.selection = hand.toggles, hand.hand_box, hand.selection
@@ -239,8 +235,6 @@ class PlayTable(KitWidget):
         show(self.review_box, False)
         self._reviewed: tuple[Deal, int] | None = None
         """The deal and seat the review shows (None: not the deal on the table)."""
-        self.focused: widgets.DOMWidget | None = None
-        """The control the table last sent the keyboard focus to (None: not yet)."""
         self._listen()
         mine = [self.hand_panel.box, self.action_bar.box, self.message, self.bot_bar.box]
         mine_box = part(widgets.VBox, mine)
@@ -268,11 +262,16 @@ class PlayTable(KitWidget):
     def select(self, text: str) -> None:
         """Select exactly the toggles of the given cards (e.g. "5H 6H JK"); a card the learner
         does not hold raises ValueError."""
-        self.hand_panel.select(text)
+        self.controls.select(text)
 
     def selected(self) -> list[Card]:
         """The cards of the selected toggles, in display order."""
-        return self.hand_panel.selected()
+        return self.controls.selected()
+
+    @property
+    def focused(self) -> widgets.DOMWidget | None:
+        """The control the table last sent the keyboard focus to (None: not yet)."""
+        return self.controls.focused
 
     # -- the traits ------------------------------------------------------------------------------
     @traitlets.validate("seat")
@@ -301,25 +300,19 @@ class PlayTable(KitWidget):
     def _on_trait(self, change: Any) -> None:
         if not self._live:
             return
-        self._hint.forget()
+        self.controls.hint.forget()
         self.bots = bots_around(self.deal, self.seat, self._bot_spec)
         self._close_review()
         self._show_start(paragraph("A new deal.") if change["name"] == "deal" else "")
 
     def _listen(self) -> None:
+        # The moves' buttons and Use this reading are the controls' own.
         handlers = {
-            "Meld": self._on_meld,
-            "Lay off": self._on_lay_off,
-            "Swap": self._on_swap,
-            "End turn": lambda _b: self._on_move(EndTurn()),
-            "Declare Dead": lambda _b: self._on_move(DeclareDead()),
-            "Call Game": lambda _b: self._on_move(DeclareGame()),
             "Hint": self._on_hint,
             "Bot move": self._on_bot_move,
             "Bots to my turn": self._on_bots_to_me,
             "New deal": self._on_new_deal,
             "Review this deal": self._on_review,
-            "Use this reading": self._on_reading,
         }
         for name, handler in handlers.items():
             self.buttons[name].on_click(handler)
@@ -332,53 +325,7 @@ class PlayTable(KitWidget):
         else:
             self._render(deal.start_events, None, intro)
 
-    # -- callbacks: the learner's moves ----------------------------------------------------------
-    @guarded
-    def _on_meld(self, _button: Any = None) -> None:
-        hinted = self._hinted("Meld")
-        err = self._push(hinted or MeldMove(tuple(self.selected())), offers=True)
-        if err is not None and err.options:
-            # The engine lists the readings of a plain joker: the learner picks one.
-            self._say(self.action_bar.offer_readings(self.deal, err), refused=True)
-            self._focus(self.readings)
-
-    @guarded
-    def _on_lay_off(self, _button: Any = None) -> None:
-        hinted = self._hinted("Lay off")
-        if hinted is not None:
-            self._push(hinted)
-            return
-        card = self._one_card("lay off")
-        if card is None:
-            return
-        err = self._push(LayOff(self._target(), card), offers=True)
-        if err is not None and err.options:
-            # The engine lists where the joker may stand: the learner picks one end.
-            self._say(self.action_bar.offer_readings(self.deal, err), refused=True)
-            self._focus(self.readings)
-
-    @guarded
-    def _on_swap(self, _button: Any = None) -> None:
-        hinted = self._hinted("Swap")
-        if hinted is not None:
-            self._push(hinted)
-            return
-        card = self._one_card("swap")
-        if card is not None:
-            self._push(Swap(self._target(), card))
-
-    @guarded
-    def _on_move(self, move: Move) -> None:
-        self._push(move)
-
-    @guarded
-    def _on_reading(self, _button: Any = None) -> None:
-        move = self.action_bar.chosen()
-        if move is None:
-            self._say(paragraph("Choose a reading first, then click Use this reading."))
-            return
-        self._push(move)
-
+    # -- callbacks: the hint ----------------------------------------------------------------------
     @guarded
     def _on_hint(self, _button: Any = None) -> None:
         if not self._my_turn():
@@ -386,17 +333,9 @@ class PlayTable(KitWidget):
             return
         choice = CarefulBot().choose(PlayerView.of(self.deal))
         move = choice.move
-        cards: list[Card] = []
-        if isinstance(move, MeldMove):
-            cards = [c.plain for c in move.cards]
-        elif isinstance(move, LayOff | Swap):
-            cards = [move.card.plain]
-        self.hand_panel.mark(cards)
-        picked = " ".join(c.symbol for c in self.selected())
+        cards, label = self.controls.show_move(move, self.deal.state_key())
+        picked = self.controls.picked()
         button = HINT_BUTTONS.get(move.type, "")
-        label = (
-            self.action_bar.choose_target(move.target) if isinstance(move, LayOff | Swap) else None
-        )
         if label is not None and isinstance(move, LayOff | Swap):
             done = (
                 f"The hint selected {picked} and chose {meld_name(self.deal, move.target)} in "
@@ -406,8 +345,6 @@ class PlayTable(KitWidget):
             done = f"The hint selected {picked} for you"
         else:
             done = "Nothing needs selecting"
-        self._hint.remember(move, self.selected(), self.deal.state_key())
-        self.action_bar.hide_chooser()
         again = " (Clicking a card again unselects it.)" if cards else ""
         self._say(
             paragraph(f"Hint: {move_words(self.deal, move)} — {choice.why}")
@@ -415,11 +352,6 @@ class PlayTable(KitWidget):
         )
         if button in self.buttons:
             self._focus(self.buttons[button])
-
-    def _hinted(self, button: str) -> Move | None:
-        """The last hint's move, when `button` is the one the hint named and nothing changed."""
-        key = self.deal.state_key()
-        return self._hint.move_for(button, key, self.selected(), self.target.value)
 
     # -- callbacks: the bots --------------------------------------------------------------------
     @guarded
@@ -507,7 +439,7 @@ class PlayTable(KitWidget):
             self.seat = seat
         finally:
             self._live = True
-        self._hint.forget()
+        self.controls.hint.forget()
         self.bots = bots_around(deal, seat, bots)
         self._close_review()
         self._show_start(paragraph(require_text(lead, "lead")) if lead else "")
@@ -517,29 +449,26 @@ class PlayTable(KitWidget):
         self._say(paragraph(require_text(sentence, "sentence")) + self.message.value)
 
     # -- moves and messages ----------------------------------------------------------------------
-    def _push(self, move: Move, offers: bool = False) -> IllegalMove | None:
-        """Push the learner's move: show its events, or the engine's refusal (nothing changes).
-        With `offers`, a refusal that lists readings of a joker is left to the caller."""
+    def _push(self, move: Move, offers: bool = False) -> None:
+        """The controls' strategy: push the learner's move and show its events, or the engine's
+        refusal (nothing changes). With `offers`, a refusal that lists readings of a joker
+        offers them instead."""
         try:
             events = self.deal.push(move, self.seat)
         except IllegalMove as err:
             if offers and err.options:
-                return err  # a plain joker with several readings: the caller offers them
-            self.action_bar.hide_chooser()
-            cleared = paragraph(CLEARED) if self.selected() else ""
-            self.hand_panel.mark([])
-            # The standing state of the hand (Dead or Game due) stays beside the refusal.
+                # A plain joker with several readings: the learner picks one.
+                self.controls.offer(self.deal, err)
+                return
+            # The standing state of the hand (Dead or Game due) stays beside the refusal; the
+            # selection is cleared and the learner starts again from the hand (or from the
+            # button of a Dead or a Game that is due).
             forced = forced_move(self.deal, self.seat)
             standing = _said(next_step(self.deal, self.seat, forced)) if forced else ""
-            refusal = render.sentence_html(err.rule, err.reason, ok=False)
-            self._say(refusal + cleared + standing, refused=True)
-            # The selection is cleared: the learner starts again from the hand (or from the
-            # button of a Dead or a Game that is due).
-            self._focus(self._next_control(start_over=True))
-            return err
+            self.controls.refuse(render.sentence_html(err.rule, err.reason, ok=False), standing)
+            return
         self._render(events, self.seat)
         self._focus(self._next_control())
-        return None
 
     def _next_control(self, start_over: bool = False) -> widgets.DOMWidget:
         """The control the learner needs next: Review this deal once the deal is over, Bots to
@@ -560,28 +489,10 @@ class PlayTable(KitWidget):
 
     def _focus(self, control: widgets.DOMWidget) -> None:
         """Send the keyboard focus to `control` (the browser focuses it; `focused` names it)."""
-        self.focused = control
-        control.focus()
+        self.controls.focus(control)
 
-    def _one_card(self, what: str) -> Card | None:
-        card = one_card(self.selected(), what)
-        if isinstance(card, Card):
-            return card
-        self.action_bar.hide_chooser()
-        self._say(paragraph(card))
-        return None
-
-    def _target(self) -> int:
-        """The chosen table meld; with none, a number the engine will say does not exist."""
-        return self.action_bar.target_index(len(self.deal.table))
-
-    def _say(self, html: str, refused: bool = False) -> None:
-        with self.message.hold_sync():
-            self.message.value = html
-            if refused:
-                self.message.add_class("penang-no")
-            else:
-                self.message.remove_class("penang-no")
+    def _say(self, html: str, tone: str = "") -> None:
+        self.controls.say(html, tone)
 
     def _bot_line(self, seat: int, choice: Choice, why: str = "") -> str:
         return paragraph(

@@ -1,5 +1,7 @@
-"""The parts `PlayTable` is composed of, each a small class that owns one box of the tree (or, for
-the board, the few HTML views around it) and knows only how to show what it is given.
+"""The parts `PlayTable` and `PuzzleBoard` are composed of, each a small class that owns one box of
+the tree (or, for the board, the few HTML views around it) and knows only how to show what it is
+given. `HandPanel`, `ActionBar` and `HintMemory` are composed, with the message line, into
+`MoveControls` (`move_controls`), the one move-making part both boards share.
 
 - `HandPanel`: the learner's cards as toggle buttons, and the "Selected:" line.
 - `ActionBar`: the "Meld on table" menu, the move buttons and the "Joker stands for" chooser.
@@ -7,12 +9,12 @@ the board, the few HTML views around it) and knows only how to show what it is g
 - `Board`: the status line, the table's melds, the counts, every hand and the move log.
 - `HintMemory`: the last hint, so that its button plays the hinted move itself.
 - `one_card` and `ActionBar.offer_readings`: what a lay-off or a swap needs from the selection, and
-  the joker's readings a refusal offers (the puzzle board shares them).
+  the joker's readings a refusal offers (`MoveControls` uses them).
 - `meld_name` and `move_words`: a table meld, and a move on one, named by the meld's owner, kind
   and cards ("West's run 5♥ 6♥ 7♥"), not by its number alone; the "Meld on table" menu shows
   this name, then the number the table's Meld column and the lessons give it: "(meld 0)".
 
-None of them decides anything about the rules: `PlayTable` asks the engine and hands them the
+None of them decides anything about the rules: the boards ask the engine and hand them the
 answers.
 """
 

@@ -7,7 +7,9 @@ cards, chooses a meld on the table when the move needs one, and presses a move b
 is never played: the engine judges it (`judge`) and its sentence is the feedback, right or wrong
 and why. A try the rules refuse says the rule it breaks; a legal move that is not an answer says
 why it is not the one. A plain joker that could stand for more than one card is refused by the
-engine with its readings, and the learner picks one, as at the play table.
+engine with its readings, and the learner picks one, as at the play table: the board composes
+the play table's `MoveControls` (the hand, the move buttons, the joker's readings, the message),
+whose moves it has the engine judge instead of playing them.
 
 A wrong try never gives the answer away: it says which rule the move breaks, or what it misses
 (`judge`). After a wrong try, Show answer says the answer in a sentence (`answer_sentence`) and
@@ -61,31 +63,13 @@ from penang_lib.data import frames
 from penang_lib.engine.cards import Card
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.explain import seat_status, turn_status
-from penang_lib.engine.moves import (
-    DeclareDead,
-    DeclareGame,
-    EndTurn,
-    LayOff,
-    MeldMove,
-    Move,
-    Swap,
-)
+from penang_lib.engine.moves import Move
 from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
 from penang_lib.widgets.links import MAX_QUERY, query_string
-from penang_lib.widgets.play import CLEARED
-from penang_lib.widgets.play_parts import (
-    HINT_BUTTONS,
-    WIDE,
-    WRAP,
-    ActionBar,
-    Board,
-    HandPanel,
-    HintMemory,
-    one_card,
-    paragraph,
-)
+from penang_lib.widgets.move_controls import NO, OK, MoveControls
+from penang_lib.widgets.play_parts import HINT_BUTTONS, WIDE, WRAP, Board, paragraph
 from penang_lib.widgets.shared import is_shown, part, show
 
 __all__ = ["NAV_BUTTONS", "PuzzleBoard", "linked_puzzle"]
@@ -185,9 +169,10 @@ class PuzzleBoard(KitWidget):
 
     Traits: `puzzle_id` (the puzzle shown; set it to show another), `solved` (the ids solved
     on this page, in order, no repeats) and `kept_solved` (the ids solved on earlier visits).
-    Parts, as at the play table: `hand_panel`, `action_bar`, `board`, plus `heading` (the
-    "Puzzle 4 of 62" line), `picker` (the "Go to puzzle" menu), `question`, `message`, and
-    `buttons` (every button by its description).
+    Parts, as at the play table: `controls` (`MoveControls`, whose moves the engine judges here)
+    with its `hand_panel`, `action_bar` and `message`, and `board`, plus `heading` (the "Puzzle
+    4 of 62" line), `picker` (the "Go to puzzle" menu), `question`, and `buttons` (every button
+    by its description).
     """
 
     puzzle_id = traitlets.Unicode("")
@@ -223,10 +208,18 @@ class PuzzleBoard(KitWidget):
         """The position of the puzzle shown (a fresh copy: the learner's tries never change it)."""
         self._live = False
         """False until the board is built: then a new puzzle is shown as it is set."""
-        self._hint = HintMemory()
-        """The answer once shown, so that its button with its selection plays it exactly."""
-        self.hand_panel = HandPanel(len(self._deal.hand(first.seat)))
-        self.action_bar = ActionBar()
+        # The controls remember the answer once shown, so that its button with its selection
+        # plays it exactly; the focus stays where the learner put it.
+        self.controls = MoveControls(
+            len(self._deal.hand(first.seat)),
+            attempt=self._attempt,
+            position=lambda: self._deal,
+            key=lambda: self.puzzle.id,
+            report=self.report,
+        )
+        self.hand_panel = self.controls.hand_panel
+        self.action_bar = self.controls.action_bar
+        self.message = self.controls.message
         self.board = Board()
         show(self.action_bar.buttons["Hint"], False)  # the answer is what the learner looks for
         # Always on screen here, Call Game goes without the kit's green: white on that green is
@@ -247,8 +240,6 @@ class PuzzleBoard(KitWidget):
         picker_row = part(widgets.HBox, [self.picker], layout=WRAP)
         self.question = part(widgets.HTML, "", layout=WIDE)
         self.question.add_class("penang-explain")
-        self.message = part(widgets.HTML, "", layout=WIDE)
-        self.message.add_class("penang-message")
         nav = {name: _button(name) for name in NAV_BUTTONS}
         moves = {k: b for k, b in self.action_bar.buttons.items() if k != "Hint"}
         self.buttons: dict[str, widgets.Button] = {**moves, **nav}
@@ -277,7 +268,7 @@ class PuzzleBoard(KitWidget):
             "penang-puzzle",
         )
         self._note = note
-        self._note_tone = "penang-no"
+        self._note_tone = NO
         """The tone of the note said with the next puzzle shown (a bad link's is a refusal)."""
         self.puzzle_id = first.id
         self._live = True
@@ -292,11 +283,11 @@ class PuzzleBoard(KitWidget):
     def select(self, text: str) -> None:
         """Select exactly the toggles of the given cards (e.g. "5H 6H JK"), as a learner's clicks
         would; a card not in the hand raises ValueError."""
-        self.hand_panel.select(text)
+        self.controls.select(text)
 
     def selected(self) -> list[Card]:
         """The cards of the selected toggles, in display order."""
-        return self.hand_panel.selected()
+        return self.controls.selected()
 
     # -- the traits -------------------------------------------------------------------------------
     @traitlets.validate("puzzle_id")
@@ -351,14 +342,8 @@ class PuzzleBoard(KitWidget):
         self.puzzle_id = change["new"]
 
     def _listen(self) -> None:
+        # The moves' buttons and Use this reading are the controls' own.
         handlers = {
-            "Meld": self._on_meld,
-            "Lay off": self._on_lay_off,
-            "Swap": self._on_swap,
-            "End turn": lambda _b: self._on_move(EndTurn()),
-            "Declare Dead": lambda _b: self._on_move(DeclareDead()),
-            "Call Game": lambda _b: self._on_move(DeclareGame()),
-            "Use this reading": self._on_reading,
             "Previous": lambda _b: self._on_step(-1),
             "Next puzzle": lambda _b: self._on_step(1),
             "Show answer": self._on_answer,
@@ -368,42 +353,6 @@ class PuzzleBoard(KitWidget):
         self.picker.observe(self._on_pick, names="value")
 
     # -- callbacks --------------------------------------------------------------------------------
-    @guarded
-    def _on_meld(self, _button: Any = None) -> None:
-        self._judge_or_offer(self._answered("Meld") or MeldMove(tuple(self.selected())))
-
-    @guarded
-    def _on_lay_off(self, _button: Any = None) -> None:
-        move = self._answered("Lay off")
-        if move is None:
-            card = self._one_card("lay off")
-            if card is None:
-                return
-            move = LayOff(self._target(), card)
-        self._judge_or_offer(move)
-
-    @guarded
-    def _on_swap(self, _button: Any = None) -> None:
-        move = self._answered("Swap")
-        if move is None:
-            card = self._one_card("swap")
-            if card is None:
-                return
-            move = Swap(self._target(), card)
-        self._try(move)
-
-    @guarded
-    def _on_move(self, move: Move) -> None:
-        self._try(move)
-
-    @guarded
-    def _on_reading(self, _button: Any = None) -> None:
-        move = self.action_bar.chosen()
-        if move is None:
-            self._say(paragraph("Choose a reading first, then click Use this reading."))
-            return
-        self._try(move)
-
     @guarded
     def _on_step(self, by: int) -> None:
         self._placed = True
@@ -415,30 +364,27 @@ class PuzzleBoard(KitWidget):
     def _on_answer(self, _button: Any = None) -> None:
         puzzle = self.puzzle
         answer = puzzle.answers[0]
-        cards: list[Card] = []
-        if isinstance(answer, MeldMove):
-            cards = [c.plain for c in answer.cards]
-        elif isinstance(answer, LayOff | Swap):
-            cards = [answer.card.plain]
-            self.action_bar.choose_target(answer.target)
-        self.action_bar.hide_chooser()
-        self.hand_panel.mark(cards)
-        self._hint.remember(answer, self.selected(), puzzle.id)
+        cards, _label = self.controls.show_move(answer, puzzle.id)
         self._placed = True
         self._seen.add(puzzle.id)
         button = HINT_BUTTONS.get(answer.type, "")
-        picked = " ".join(c.symbol for c in self.selected())
+        picked = self.controls.picked()
         done = (
             f"Its cards are selected ({picked}): press {button}." if cards else f"Press {button}."
         )
         self._say(paragraph(answer_sentence(puzzle)) + paragraph(done))
 
     # -- judging a try ----------------------------------------------------------------------------
-    def _answered(self, button: str) -> Move | None:
-        """The answer shown, when `button` plays it and the selection is still the answer's."""
-        return self._hint.move_for(
-            button, self.puzzle.id, self.selected(), self.action_bar.target.value
-        )
+    def _attempt(self, move: Move, offers: bool) -> None:
+        """The controls' strategy: judge `move`, unless (with `offers`) it holds a plain joker
+        the engine reads more than one way (a meld, or a lay-off at either end): then the
+        learner picks the reading first."""
+        if offers:
+            refusal = self._deal.explain_illegal(move, self.puzzle.seat)
+            if refusal is not None and refusal.options:
+                self.controls.offer(self._deal, refusal)
+                return
+        self._try(move)
 
     def _try(self, move: Move) -> None:
         """Let the engine judge `move` in the puzzle's position and say its verdict."""
@@ -460,48 +406,17 @@ class PuzzleBoard(KitWidget):
                 tail = MISSED
             else:
                 tail = SOLVED
-            self._say(sentence + paragraph(tail), tone="penang-ok")
+            self._say(sentence + paragraph(tail), tone=OK)
             if tail == SOLVED and puzzle.id not in self.solved:
                 self.solved = [*self.solved, puzzle.id]
             return
         self._missed.add(puzzle.id)
-        cleared = paragraph(CLEARED) if self.selected() else ""
-        self.hand_panel.mark([])
         show(self.buttons["Show answer"], True)
-        self._say(
-            sentence + cleared + paragraph("Try again, or press Show answer."), tone="penang-no"
-        )
-
-    def _judge_or_offer(self, move: Move) -> None:
-        """Judge `move`, unless it holds a plain joker the engine reads more than one way (a meld,
-        or a lay-off at either end): then the learner picks the reading first."""
-        refusal = self._deal.explain_illegal(move, self.puzzle.seat)
-        if refusal is not None and refusal.options:
-            self._say(self.action_bar.offer_readings(self._deal, refusal), tone="penang-no")
-            return
-        self._try(move)
-
-    def _one_card(self, what: str) -> Card | None:
-        card = one_card(self.selected(), what)
-        if isinstance(card, Card):
-            return card
-        self.action_bar.hide_chooser()
-        self._say(paragraph(card))
-        return None
-
-    def _target(self) -> int:
-        """The chosen table meld; with none, a number the engine will say does not exist."""
-        return self.action_bar.target_index(len(self._deal.table))
+        self.controls.refuse(sentence, paragraph("Try again, or press Show answer."))
 
     # -- rendering --------------------------------------------------------------------------------
     def _say(self, html: str, tone: str = "") -> None:
-        with self.message.hold_sync():
-            self.message.value = html
-            for cls in ("penang-ok", "penang-no"):
-                if cls != tone:
-                    self.message.remove_class(cls)
-            if tone:
-                self.message.add_class(tone)
+        self.controls.say(html, tone)
 
     def _all_solved(self) -> set[str]:
         """The puzzles of this set solved, on this page or kept from earlier visits."""
@@ -550,7 +465,7 @@ class PuzzleBoard(KitWidget):
         puzzle = self.puzzle
         self._deal = deal = puzzle.position()
         seat = puzzle.seat
-        self._hint.forget()
+        self.controls.hint.forget()
         self._show_heading()
         if self.picker.value != puzzle.id:
             self._picking = True
@@ -573,7 +488,7 @@ class PuzzleBoard(KitWidget):
         tried = puzzle.id in self._missed or puzzle.id in self._seen
         show(self.buttons["Show answer"], tried)
         note, tone = self._note, self._note_tone
-        self._note, self._note_tone = "", "penang-no"
+        self._note, self._note_tone = "", NO
         if tried and not note:
             note, tone = MISSED_BEFORE, ""
         if not note:

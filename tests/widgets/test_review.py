@@ -61,7 +61,7 @@ def play_to_the_end(table: PlayTable, learner: str = "greedy") -> None:
         elif isinstance(move, LayOff | Swap):
             table.hand_panel.mark([move.card.plain])
             table.target.value = move.target
-        table._hint.remember(move, table.selected(), deal.state_key())
+        table.controls.hint.remember(move, table.selected(), deal.state_key())
         before = len(deal.move_stack)
         table.buttons[HINT_BUTTONS[move.type]].click()
         assert len(deal.move_stack) == before + 1 and deal.move_stack[-1] == move
