@@ -9,11 +9,10 @@ from penang_lib.course.puzzles import (
     MAX_GAME_HAND,
     PUZZLE_KINDS,
     Puzzle,
-    _stuck_card,
-    _TurnSearch,
     prove,
     solve,
 )
+from penang_lib.course.puzzles.search import TurnSearch, stuck_card
 from penang_lib.engine.bots import bot_names, play_move, seat_bots
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import MeldMove, Move
@@ -115,12 +114,12 @@ def test_the_turn_search_agrees_with_trying_every_order() -> None:
         while not deal.is_over:
             me = deal.turn
             if deal.actions == 0 and deal.passport[me] and deal.hand_size(me) <= 6:
-                fast = _TurnSearch(10**6).empties(deal.copy())
+                fast = TurnSearch(10**6).empties(deal.copy())
                 slow = _PlainSearch().empties(deal.copy())
                 assert fast == slow, str(deal)
                 checked[fast] += 1
                 if fast:
-                    assert _stuck_card(deal.hand(), deal.table) is None
+                    assert stuck_card(deal.hand(), deal.table) is None
             play_move(deal, seats[me])
     assert checked[True] >= 1 and checked[False] >= 10
 

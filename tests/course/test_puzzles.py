@@ -359,6 +359,13 @@ def test_bad_puzzle_data_is_one_sentence(text: str, says: str) -> None:
     assert says in str(error.value) and "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize("kind", [["lay-off"], {"kind": "dead"}, None, 3])
+def test_a_kind_that_is_not_text_is_one_sentence(kind: object) -> None:
+    # A list or an object as the kind once escaped as a TypeError (unhashable), not a PuzzleError.
+    with pytest.raises(PuzzleError, match=r"is not a puzzle kind: the kinds are passport, "):
+        puzzles_from_json(_edited("kind", kind))
+
+
 def test_a_tampered_record_or_a_twice_used_id_is_refused() -> None:
     data = json.loads(puzzles_to_json([puzzle("lay-off")]))
     data["puzzles"][0]["record"]["moves"][0]["cards"] = "5H 6H 8H"

@@ -1,0 +1,76 @@
+"""What makes a puzzle hard: the moves that tempt and fail, and the 1-to-5 rating they give.
+
+A puzzle's difficulty grows with its tempting wrong moves (legal first moves that fail, pairs
+and two cards of a run that are no meld, cards of a table run's suit that do not fit it, a
+natural offered for a table joker it is not) and with the share of legal moves that fail. The
+solvers count them (`near_melds`, `table_misses`) and also quote them in their sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from penang_lib.engine.cards import Card, cards_symbols
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.melds import Kind
+from penang_lib.engine.moves import LayOff, Swap
+
+__all__ = ["near_melds", "rating", "table_misses"]
+
+
+def rating(tempting: int, legal: int, answers: int) -> int:
+    """1 to 5: one step for each of 2, 5, 10 and 20 `tempting` wrong moves reached, and one
+    more when at least four `legal` moves in five are not among the `answers` (at most 5)."""
+    steps = sum(tempting >= n for n in (2, 5, 10, 20))
+    failing = legal - answers
+    if legal >= 5 and failing * 5 >= legal * 4:
+        steps += 1
+    return min(5, 1 + steps)
+
+
+def near_melds(hand: Sequence[Card]) -> list[str]:
+    """The pairs and the two cards of a run in `hand` that are no meld (a meld needs three), and
+    a lone joker, as short phrases."""
+    naturals = [c for c in hand if not c.is_joker]
+    phrases: list[str] = []
+    by_rank: dict[int, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(card.rank, []).append(card)
+    for cards in by_rank.values():
+        if len(cards) == 2:
+            phrases.append(f"the pair {cards_symbols(cards)}")
+    by_suit: dict[str, set[int]] = {}
+    for card in naturals:
+        by_suit.setdefault(card.suit, set()).add(card.rank)
+    for suit, ranks in by_suit.items():
+        for rank in sorted(ranks):
+            if rank + 1 in ranks and rank - 1 not in ranks and rank + 2 not in ranks:
+                phrases.append(f"{cards_symbols([Card(rank, suit), Card(rank + 1, suit)])}")
+    if any(c.is_joker for c in hand):
+        phrases.append("a joker")
+    return phrases
+
+
+def table_misses(deal: Deal) -> list[str]:
+    """The engine's refusals for cards that look as if they belong on the table: a card of a
+    table run's suit that does not fit it, a natural offered for a table joker it is not."""
+    hand = [c for c in deal.hand() if not c.is_joker]
+    misses: list[str] = []
+    for target, meld in enumerate(deal.table):
+        for card in hand:
+            if meld.kind is Kind.RUN and card.suit == meld.suit:
+                error = deal.explain_illegal(LayOff(target, card))
+                if error is not None:
+                    misses.append(error.reason)
+                    break
+        if meld.jokers:
+            tries = [c for c in hand if meld.kind is Kind.SET or c.suit == meld.suit]
+            error = deal.explain_illegal(Swap(target, tries[0])) if tries else None
+            if error is not None:
+                misses.append(error.reason)
+            elif not tries:
+                misses.append(
+                    f"The joker in meld {target} ({meld.symbols}) could be swapped only for a card "
+                    "you do not hold."
+                )
+    return misses

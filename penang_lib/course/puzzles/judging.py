@@ -1,0 +1,226 @@
+"""Judging a move played in a puzzle, in the engine's own sentences, and the answer in words.
+
+`judge(puzzle, move)` is right when the move does what one of the answers does (a joker
+written without its note is judged by what it does); an illegal move gets the engine's refusal,
+a legal wrong one says what it misses, and no wrong move's sentence names a right one.
+`answer_sentence` is the answer shown on request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from penang_lib.course.puzzles.model import (
+    KIND_RULES,
+    Puzzle,
+    kept,
+    require_puzzle,
+    shape,
+    shared_position,
+)
+from penang_lib.course.puzzles.search import SearchTooLarge, TurnSearch
+from penang_lib.course.puzzles.solvers import Solution, solve
+from penang_lib.engine.cards import cards_symbols
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.events import Event
+from penang_lib.engine.explain import explain
+from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap, require_move
+
+__all__ = ["DEAD_REFUSED", "Judgement", "answer_sentence", "judge"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The engine's verdict on a move played in a puzzle: whether it is right, whether the
+    rules allow it at all, the rule id the verdict is about, and its sentence."""
+
+    right: bool
+    legal: bool
+    rule: str
+    sentence: str
+
+
+def _effect(deal: Deal, move: Move) -> tuple[tuple[object, ...], tuple[Event, ...]]:
+    """Play `move` on `deal` (a copy the caller gives up) and say what it did: its type and
+    the table meld it made or changed, with the move's events."""
+    events = deal.push(move)
+    if isinstance(move, MeldMove):
+        return ("meld", deal.table[-1]), events
+    if isinstance(move, LayOff | Swap):
+        return (move.type, move.target, deal.table[move.target]), events
+    return (move.type,), events
+
+
+def _answer_effects(puzzle: Puzzle) -> frozenset[tuple[object, ...]]:
+    """What each answer does to the table (so a move written another way, e.g. a joker without
+    its note, is judged by what it does), worked out once per puzzle."""
+
+    def work() -> frozenset[tuple[object, ...]]:
+        deal = shared_position(puzzle)
+        return frozenset(_effect(deal.copy(), move)[0] for move in puzzle.answers)
+
+    return kept(puzzle, "effects", work)
+
+
+def _wrong_reason(puzzle: Puzzle) -> str:
+    """What a legal move that is not an answer misses, in the kind's words."""
+    return {
+        "passport": "it is not the one meld this hand can make.",
+        "dead.passport": "it does not make the passport.",
+        "lay-off": "it is not the one lay-off that keeps you alive.",
+        "swap": "it is not a swap that lets you play.",
+        "dead": "it is not what the rules ask for here.",
+        "game": "after it no order of melds, lay-offs and swaps empties your hand this turn.",
+        "deadwood": "another start leaves fewer points in hand when the turn ends.",
+    }[puzzle.kind]
+
+
+def _why(puzzle: Puzzle) -> str:
+    """Why the answer is right, in the proof's words (worked out once per puzzle)."""
+    return kept(puzzle, "why", lambda: _work_out_why(puzzle))
+
+
+def _work_out_why(puzzle: Puzzle) -> str:
+    if puzzle.kind == "game":
+        count = len({shape(m) for m in puzzle.answers})
+        return (
+            "No other first move lets every card be played this turn."
+            if count == 1
+            else f"Only {count} first moves let every card be played this turn, and this "
+            "is one of them."
+        )
+    if puzzle.kind == "deadwood":
+        return (
+            f"Started this way, the turn can end with {_least_after(puzzle)} points in hand, "
+            "the fewest possible; any other start keeps more."
+        )
+    found = solve(shared_position(puzzle), puzzle.kind)
+    return found.why if isinstance(found, Solution) else ""
+
+
+def _least_after(puzzle: Puzzle, move: Move | None = None) -> int | None:
+    """The fewest points the turn can end with after `move` (by default the first answer, worked
+    out once); None when the search is too large."""
+    if move is None:
+        return kept(puzzle, "least", lambda: _least_from(puzzle, puzzle.answers[0]))
+    return _least_from(puzzle, move)
+
+
+def _least_from(puzzle: Puzzle, move: Move) -> int | None:
+    after = shared_position(puzzle).copy()
+    after.push(move)
+    try:
+        return TurnSearch().least(after)
+    except SearchTooLarge:  # pragma: no cover - a proved puzzle's search fits the budget
+        return None
+
+
+def _sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _game_line(deal: Deal) -> str:
+    """After the right first move: one order of moves that empties the hand, in words."""
+    search = TurnSearch()
+    try:
+        line = search.line(deal)
+    except SearchTooLarge:  # pragma: no cover - a proved puzzle's search fits the budget
+        return ""
+    if not line:
+        return ""
+    steps = ", then ".join(move.label() for move in line)
+    return f" Then {steps}, and declare Game."
+
+
+DEAD_REFUSED: Final = (
+    "{player} can still play this turn, so Dead is not allowed: only a player who can make no "
+    "meld and no lay-off, swaps included, may declare Dead."
+)
+"""A puzzle's verdict on Declare Dead when the player can still play. The engine's own refusal
+goes on to name a move that can be played, which would give the puzzle away."""
+
+
+def judge(puzzle: Puzzle, move: Move) -> Judgement:
+    """The engine's verdict on playing `move` in `puzzle` (the puzzle is never changed).
+
+    Right: what the move does (the engine's sentences of its events) and why it is the answer.
+    Illegal: the engine's own refusal, under its rule id, except that Declare Dead refused
+    because the player can still play says only that (`DEAD_REFUSED`), not which move plays.
+    Legal but not an answer: "That is allowed, but ..." and what it misses. A wrong move's
+    sentence never names a right one. Arguments of the wrong type raise `ArgumentTypeError`."""
+    puzzle = require_puzzle(puzzle)
+    require_move(move)
+    base = shared_position(puzzle)
+    refusal = base.explain_illegal(move)
+    if refusal is not None:
+        reason = refusal.reason
+        if isinstance(move, DeclareDead) and refusal.rule == "dead" and not base.actions:
+            reason = DEAD_REFUSED.format(player=base.names[base.turn])
+        return Judgement(False, False, refusal.rule, reason)
+    after = base.copy()
+    effect, events = _effect(after, move)
+    rule = KIND_RULES[puzzle.kind]
+    if effect not in _answer_effects(puzzle):
+        reason = _wrong_reason(puzzle)
+        if puzzle.kind == "deadwood":
+            points, best = _least_after(puzzle, move), _least_after(puzzle)
+            if points is not None and best is not None:
+                reason = (
+                    f"after it the turn ends with {points} points in hand at the fewest, and the "
+                    f"best start leaves {best}."
+                )
+        return Judgement(False, True, rule, f"That is allowed, but {reason}")
+    said = " ".join(
+        explain(event, base.names)
+        for event in events
+        if event.rule not in ("turn-order", "end", "scoring")
+    )
+    line = _game_line(after) if puzzle.kind == "game" else ""
+    return Judgement(True, True, rule, f"Right. {said}{line} {_why(puzzle)}")
+
+
+def _answer_words(puzzle: Puzzle) -> str:
+    deal = shared_position(puzzle)
+    groups: dict[tuple[object, ...], list[Move]] = {}
+    for move in puzzle.answers:
+        groups.setdefault(shape(move), []).append(move)
+    words: list[str] = []
+    for moves in groups.values():
+        move = moves[0]
+        if isinstance(move, MeldMove):
+            if len(moves) == 1:
+                words.append(_sentence_case(move.label()))
+            else:
+                plain = [c for c in move.cards if not c.is_joker]
+                jokers = sum(c.is_joker for c in move.cards)
+                readings = " or ".join(cards_symbols(m.cards) for m in moves)  # type: ignore[union-attr]
+                joker = "the joker" if jokers == 1 else "the jokers"
+                words.append(f"Meld {cards_symbols(plain)} with {joker} ({readings})")
+        elif isinstance(move, LayOff | Swap):
+            meld = deal.table[move.target]
+            if move.card.is_joker and len(moves) > 1:
+                cards = " or ".join(m.card.symbol for m in moves)  # type: ignore[union-attr]
+                words.append(
+                    f"Lay off the joker (as {cards}) on meld {move.target} ({meld.symbols})"
+                )
+            else:
+                words.append(f"{_sentence_case(move.label())} ({meld.symbols})")
+        else:
+            words.append(_sentence_case(move.label()))
+    return " or ".join(words)
+
+
+def answer_sentence(puzzle: Puzzle) -> str:
+    """The answer, shown on request: the right move (or moves) and, for Dead, why."""
+    puzzle = require_puzzle(puzzle)
+    words = _answer_words(puzzle)
+    if puzzle.kind in ("dead", "dead.passport"):
+        return f"{words}: {shared_position(puzzle).can_play().reason}"
+    if puzzle.kind == "game":
+        after = shared_position(puzzle).copy()
+        after.push(puzzle.answers[0])
+        return f"{words}.{_game_line(after)}"
+    if puzzle.kind == "deadwood":
+        return f"{words}. The turn can then end with {_least_after(puzzle)} points in hand."
+    return f"{words}."

@@ -1,0 +1,171 @@
+"""What a puzzle is: its kinds, the `Puzzle` itself, its id, and its position replayed.
+
+Every other module of the package builds on this one, and it imports none of them. A `Puzzle`
+is frozen; what is worked out from it once (its position, what its answers do, why they are
+right) is kept on it by `kept`, outside its fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.moves import LayOff, MeldMove, Move, Swap
+from penang_lib.engine.record import RecordError, from_record
+from penang_lib.engine.validate import ArgumentTypeError, shown
+
+__all__ = [
+    "ID_SHAPE",
+    "KIND_QUESTIONS",
+    "KIND_RULES",
+    "MAX_ID",
+    "PUZZLE_KINDS",
+    "READER_FIELDS",
+    "Puzzle",
+    "PuzzleError",
+    "kept",
+    "replay",
+    "require_id",
+    "require_puzzle",
+    "shape",
+    "shared_position",
+]
+
+T = TypeVar("T")
+
+PUZZLE_KINDS: Final[tuple[str, ...]] = (
+    "passport",
+    "dead.passport",
+    "lay-off",
+    "swap",
+    "dead",
+    "game",
+    "deadwood",
+)
+"""The kinds of puzzle, in the order the rules are taught."""
+
+KIND_QUESTIONS: Final[dict[str, str]] = {
+    "passport": "Your first turn: which is the only meld you can make as your passport?",
+    "dead.passport": "Your first turn: make your passport if you can. What do you play?",
+    "lay-off": "No meld is left in your hand. Which move keeps you alive this turn?",
+    "swap": "You cannot meld or lay off as your hand stands. How do you stay alive this turn?",
+    "dead": "Your turn: find a move that keeps you alive, or declare Dead if there is none.",
+    "game": "You can go out this turn. Which move must come first?",
+    "deadwood": "You cannot go out this turn. Which move starts the turn that leaves you the "
+    "fewest points in hand?",
+}
+"""The question each kind asks the learner (one sentence)."""
+
+KIND_RULES: Final[dict[str, str]] = {
+    "passport": "passport",
+    "dead.passport": "dead.passport",
+    "lay-off": "lay-off",
+    "swap": "swap",
+    "dead": "dead",
+    "game": "game",
+    "deadwood": "scoring",
+}
+"""The rule id a kind is about (the rule of a verdict on a legal move)."""
+ID_SHAPE: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
+MAX_ID: Final = 40
+"""A puzzle id is 1 to `MAX_ID` characters of `ID_SHAPE` (it goes into a page's link)."""
+READER_FIELDS: Final = ("table", "final_hands", "scores", "winners", "over")
+"""The fields of a deal record that describe its last position (left out when a record is
+replayed only up to a puzzle's position)."""
+
+
+class PuzzleError(ValueError):
+    """Puzzle data that cannot be used, or a puzzle that is not in a set (one sentence)."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle: the position after the first `ply` moves of `record`, with `seat` to move,
+    the `question` asked, every right move (`answers`), the rule ids it is about, how hard it
+    is (1 to 5) and how many legal moves the position has."""
+
+    id: str
+    kind: str
+    record: dict[str, Any]
+    ply: int
+    seat: int
+    question: str
+    answers: tuple[Move, ...]
+    rules: tuple[str, ...]
+    difficulty: int
+    legal: int
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.kind, self.ply, self.seat, self.answers))
+
+    def position(self) -> Deal:
+        """A fresh deal at the puzzle's position (the record's moves replayed by the rules)."""
+        return shared_position(self).copy()
+
+
+def kept(puzzle: Puzzle, key: str, work: Callable[[], T]) -> T:
+    """`work()`, done once for `puzzle` and kept on it under `key` (a puzzle is frozen, so what
+    is worked out from its fields stays true)."""
+    name = "_" + key
+    if name in puzzle.__dict__:
+        known: T = puzzle.__dict__[name]
+        return known
+    value = work()
+    object.__setattr__(puzzle, name, value)
+    return value
+
+
+def shared_position(puzzle: Puzzle) -> Deal:
+    """The puzzle's position, replayed once and kept: shared by every caller, so only ever read
+    or copied, never changed (`Puzzle.position` gives a copy to play on)."""
+    return kept(puzzle, "position", lambda: replay(puzzle.record, puzzle.ply))
+
+
+def replay(record: dict[str, Any], ply: int) -> Deal:
+    """The deal after the first `ply` moves of `record`, or a `PuzzleError` saying why not."""
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise PuzzleError("a puzzle's record should hold its list of moves")
+    if ply > len(moves):
+        raise PuzzleError(
+            f"the puzzle's position is after move {ply}, but its record holds only "
+            f"{len(moves)} moves"
+        )
+    data = dict(record)
+    if ply < len(moves):
+        for key in READER_FIELDS:
+            data.pop(key, None)
+        data["moves"] = moves[:ply]
+    try:
+        return from_record(data)
+    except (RecordError, ArgumentTypeError) as error:
+        raise PuzzleError(f"the puzzle's record cannot be replayed: {error}") from None
+
+
+def shape(move: Move) -> tuple[object, ...]:
+    """A move with its jokers' notes left out: two readings of the same cards look the same."""
+    if isinstance(move, MeldMove):
+        return ("meld", tuple(sorted((c.rank, c.suit) for c in move.cards)))
+    if isinstance(move, LayOff | Swap):
+        return (move.type, move.target, move.card.rank, move.card.suit)
+    return (move.type,)
+
+
+def require_puzzle(puzzle: object) -> Puzzle:
+    """`puzzle`, checked to be a `Puzzle` (an `ArgumentTypeError` when it is not)."""
+    if not isinstance(puzzle, Puzzle):
+        raise ArgumentTypeError(
+            f"a puzzle should be a Puzzle (shipped_puzzles()), not {shown(puzzle)}"
+        )
+    return puzzle
+
+
+def require_id(value: object) -> str:
+    """`value`, checked to be a puzzle id (a `PuzzleError` when it is not)."""
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID or not set(value) <= ID_SHAPE:
+        raise PuzzleError(
+            f"a puzzle id is 1 to {MAX_ID} characters a-z, 0-9, '.' or '-', not {shown(value)}"
+        )
+    return value

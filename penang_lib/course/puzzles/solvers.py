@@ -1,0 +1,306 @@
+"""The proof: one solver for each of the seven kinds, and `solve`, which picks the kind's.
+
+Every position is one at the start of a turn (no action made yet). `solve(deal, kind)` searches
+every legal move (for `game` and `deadwood`, every order of this turn's moves, with the turn
+search of `search`) and returns a `Solution` holding the answers, or a sentence saying why the
+position is no puzzle of that kind. The first-turn kinds (`passport`, `dead.passport`) ask for
+a player with no passport yet; `game` takes either; the others ask for the passport made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from penang_lib.course.puzzles.difficulty import near_melds, rating, table_misses
+from penang_lib.course.puzzles.model import PUZZLE_KINDS, PuzzleError, shape
+from penang_lib.course.puzzles.search import SEARCH_BUDGET, SearchTooLarge, TurnSearch, stuck_card
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.melds import Kind, Meld
+from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap
+from penang_lib.engine.rules import RULE_BOOK
+from penang_lib.engine.validate import ArgumentTypeError, join_names, shown
+
+__all__ = ["MAX_DEADWOOD_HAND", "MAX_GAME_ANSWERS", "MAX_GAME_HAND", "Solution", "solve"]
+
+MAX_GAME_HAND: Final = 10
+"""The `game` search is tried only on hands of at most this many cards (larger hands make far
+too many orders of moves to search)."""
+MAX_DEADWOOD_HAND: Final = 8
+"""The `deadwood` search (every way of playing the turn out) is tried only on hands of at most
+this many cards."""
+MAX_GAME_ANSWERS: Final = 3
+"""A `game` puzzle has at most this many right first moves (joker readings of one move count
+once)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the proof found at a position: the right moves, the rule ids involved, how many
+    legal moves there are, how many tempting wrong moves (legal moves that fail, and near
+    misses such as a pair that is not a meld), and a sentence saying why the answer is right."""
+
+    kind: str
+    answers: tuple[Move, ...]
+    rules: tuple[str, ...]
+    legal: int
+    tempting: int
+    why: str
+
+    @property
+    def difficulty(self) -> int:
+        """1 to 5: one step for each of 2, 5, 10 and 20 tempting wrong moves reached, and one
+        more when at least four legal moves in five fail (at most 5; `difficulty.rating`)."""
+        return rating(self.tempting, self.legal, len(self.answers))
+
+
+def _meld_rules(meld: Meld) -> list[str]:
+    rules = ["run" if meld.kind is Kind.RUN else "set"]
+    if meld.jokers:
+        rules.append("joker")
+    return rules
+
+
+def _start_problem(deal: Deal, passport: bool | None) -> str | None:
+    """Why `deal` is not the start of a turn of the kind asked (None when it is)."""
+    if deal.is_over:
+        return "The deal is over: there is no move to find."
+    if deal.actions:
+        return "The player has already played this turn; a puzzle starts a turn."
+    if passport is not None and deal.passport[deal.turn] != passport:
+        return (
+            "The player has no passport yet, so this is a first turn."
+            if passport
+            else "The player already has a passport, so this is not a first turn."
+        )
+    return None
+
+
+def _solve_passport(deal: Deal) -> Solution | str:
+    melds: list[MeldMove] = []
+    shapes: set[tuple[object, ...]] = set()
+    for move in deal.legal_moves:  # stop at the second different meld
+        if isinstance(move, MeldMove):
+            shapes.add(shape(move))
+            if len(shapes) > 1:
+                return "At least 2 different melds can be made: the passport is not the only one."
+            melds.append(move)
+    if not melds:
+        return "No meld can be made from this hand, so there is no passport to find."
+    first = deal.copy()
+    first.push(melds[0])
+    meld = first.table[-1]
+    tempting = len(near_melds(deal.hand()))
+    why = "It is the only meld in the hand, so it has to be the passport."
+    return Solution(
+        "passport",
+        tuple(melds),
+        ("passport", "meld", *_meld_rules(meld)),
+        len(melds),
+        tempting,
+        why,
+    )
+
+
+def _solve_dead_passport(deal: Deal) -> Solution | str:
+    if next(iter(deal.legal_moves)) != DeclareDead():
+        return "A meld can be made, so the player has a passport and is not dead."
+    near = near_melds(deal.hand())
+    if not near:
+        return "Nothing in the hand looks like a meld, so the answer is too plain to ask."
+    why = (
+        f"{deal.can_play().reason} {join_names(near[:3]).capitalize()} may look promising, but "
+        "a meld needs three cards."
+    )
+    return Solution(
+        "dead.passport", (DeclareDead(),), ("dead.passport", "passport", "meld"), 1, len(near), why
+    )
+
+
+def _without_melds(deal: Deal) -> list[Move] | None:
+    """The legal moves, or None as soon as a meld is among them (melds are listed first)."""
+    moves: list[Move] = []
+    for move in deal.legal_moves:
+        if isinstance(move, MeldMove):
+            return None
+        moves.append(move)
+    return moves
+
+
+def _solve_lay_off(deal: Deal) -> Solution | str:
+    moves = _without_melds(deal)
+    if moves is None:
+        return "A meld can still be made from the hand, so a lay-off is not the only action."
+    if any(isinstance(m, Swap) for m in moves):
+        return "A swap also leads to an action, so the lay-off is not the only way to play."
+    lay_offs = [m for m in moves if isinstance(m, LayOff)]
+    if not lay_offs:
+        return "No card can be laid off, so there is no lay-off to find."
+    shapes = {shape(m) for m in lay_offs}
+    if len(shapes) > 1:
+        return f"{len(shapes)} different lay-offs can be made: none is the only one."
+    if deal.hand_size(deal.turn) < 2:
+        return "The last card in hand is the only card to play: too plain to ask."
+    kind = deal.table[lay_offs[0].target].kind
+    misses = table_misses(deal)
+    why = (
+        "No meld is left in the hand and no other card fits any table meld, so this lay-off "
+        "is the only action that keeps the player alive."
+    )
+    rules = ("lay-off", "run" if kind is Kind.RUN else "set", "turn", "dead")
+    return Solution("lay-off", tuple(lay_offs), rules, len(moves), len(misses), why)
+
+
+def _solve_swap(deal: Deal) -> Solution | str:
+    moves = _without_melds(deal)
+    if moves is None or any(isinstance(m, LayOff) for m in moves):
+        return "A meld or a lay-off can be made without a swap."
+    swaps = [m for m in moves if isinstance(m, Swap)]
+    if not swaps:
+        return "No swap leads to an action here."
+    misses = table_misses(deal)
+    why = (
+        "As the hand stands nothing can be melded or laid off; the swap brings a joker into the "
+        "hand, and the joker can then be played, so the player stays alive."
+    )
+    rules = ("swap", "joker", "dead", "lay-off")
+    return Solution("swap", tuple(swaps), rules, len(moves), len(misses), why)
+
+
+def _solve_dead(deal: Deal) -> Solution | str:
+    if next(iter(deal.legal_moves)) != DeclareDead():
+        return "The player can still play, so declaring Dead is not allowed."
+    misses = table_misses(deal)
+    near = near_melds(deal.hand())
+    if not misses and not near:
+        return "Nothing in the hand looks playable, so the answer is too plain to ask."
+    hint = misses[0] if misses else f"{join_names(near[:3]).capitalize()} make no meld."
+    why = f"{deal.can_play().reason} For instance: {hint}"
+    rules = (
+        ("dead", "lay-off", "swap") if any(m.jokers for m in deal.table) else ("dead", "lay-off")
+    )
+    return Solution("dead", (DeclareDead(),), rules, 1, len(misses) + len(near), why)
+
+
+def _solve_game(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
+    size = deal.hand_size(deal.turn)
+    if size > MAX_GAME_HAND:
+        return f"The hand holds {size} cards, more than the {MAX_GAME_HAND} the search tries."
+    stuck = stuck_card(deal.hand(), deal.table)
+    if stuck is not None:
+        return f"No order of moves empties the hand this turn: {stuck.symbol} cannot be played."
+    moves = list(deal.legal_moves)
+    firsts = [m for m in moves if isinstance(m, MeldMove | LayOff | Swap)]
+    search = TurnSearch(budget)
+    work = deal.copy()
+    right: list[Move] = []
+    rules: set[str] = {"game"}
+    try:
+        for move in firsts:
+            work.push(move)
+            try:
+                if search.empties(work):
+                    right.append(move)
+            finally:
+                work.pop()
+            if len({shape(m) for m in right}) > MAX_GAME_ANSWERS:
+                return "Too many first moves lead to Game for one of them to be the answer."
+            if len(right) * 2 >= len(moves):
+                return "Most first moves lead to Game: the answer is not hard enough to find."
+    except SearchTooLarge:
+        return "The turn has too many orders of moves to search them all."
+    if not right:
+        return "No order of moves empties the hand this turn."
+    if len({shape(m) for m in right}) > MAX_GAME_ANSWERS:
+        return "Too many first moves lead to Game for one of them to be the answer."
+    if (len(moves) - len(right)) * 2 <= len(moves):
+        return "Most first moves lead to Game: the answer is not hard enough to find."
+    work.push(right[0])
+    line: list[Move] = [right[0], *search.line(work)]
+    work.pop()
+    for step in line:  # the rules one winning order of moves applies
+        rules.update(event.rule for event in work.push(step) if event.rule in RULE_BOOK)
+    order = ("game", *sorted(rules - {"game"}, key=list(RULE_BOOK).index))
+    why = "Every card can then be played this turn; every other first move leaves a card stuck."
+    failing = len(moves) - len(right)
+    return Solution("game", tuple(right), order, len(moves), failing, why)
+
+
+_MOVE_RULES: Final = {"meld": "meld", "lay_off": "lay-off", "swap": "swap"}
+
+
+def _solve_deadwood(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
+    size = deal.hand_size(deal.turn)
+    if size > MAX_DEADWOOD_HAND:
+        return f"The hand holds {size} cards, more than the {MAX_DEADWOOD_HAND} the search tries."
+    moves = list(deal.legal_moves)
+    firsts = [m for m in moves if isinstance(m, MeldMove | LayOff | Swap)]
+    if len(firsts) < 3:
+        return "Fewer than three first moves can be made: the choice is too plain to ask."
+    search = TurnSearch(budget)
+    work = deal.copy()
+    values: list[int] = []
+    try:
+        for move in firsts:
+            work.push(move)
+            try:
+                values.append(search.least(work))
+            finally:
+                work.pop()
+    except SearchTooLarge:
+        return "The turn has too many ways of being played to search them all."
+    best = min(values)
+    if best == 0:
+        return "The hand can be emptied this turn: that is a game puzzle, not a deadwood one."
+    right = [m for m, v in zip(firsts, values, strict=True) if v == best]
+    if len({shape(m) for m in right}) > MAX_GAME_ANSWERS:
+        return "Too many first moves lead to the fewest points for one of them to be the answer."
+    if (len(moves) - len(right)) * 2 <= len(moves):
+        return "Most first moves lead to the fewest points: the answer is too easy to find."
+    why = (
+        f"Started this way, the turn can end with {best} points in hand, the fewest possible; "
+        "any other start keeps more."
+    )
+    played = {_MOVE_RULES[m.type] for m in right}
+    rules = ("scoring", "turn", *(r for r in RULE_BOOK if r in played))
+    return Solution("deadwood", tuple(right), rules, len(moves), len(moves) - len(right), why)
+
+
+_SOLVERS: Final = {
+    "passport": (_solve_passport, False),
+    "dead.passport": (_solve_dead_passport, False),
+    "lay-off": (_solve_lay_off, True),
+    "swap": (_solve_swap, True),
+    "dead": (_solve_dead, True),
+    "game": (_solve_game, None),
+    "deadwood": (_solve_deadwood, True),
+}
+"""Each kind's proof, and whether it needs the passport made (None: either)."""
+
+
+def _require_kind(kind: object) -> str:
+    if not isinstance(kind, str):
+        raise ArgumentTypeError(
+            f"a puzzle kind is text ({', '.join(PUZZLE_KINDS)}), not {shown(kind)}"
+        )
+    if kind not in _SOLVERS:
+        raise PuzzleError(
+            f"there is no puzzle kind {shown(kind)}: the kinds are {', '.join(PUZZLE_KINDS)}"
+        )
+    return kind
+
+
+def solve(deal: Deal, kind: str, budget: int = SEARCH_BUDGET) -> Solution | str:
+    """The proof at `deal`'s position (the player to move is the learner): the `Solution` when
+    the position is a puzzle of `kind`, else one sentence saying why it is not. The deal is left
+    as it was. `budget` bounds the `game` search (positions visited); a smaller one gives up
+    sooner, and whatever it proves a larger one proves too (the search goes the same way)."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"solve takes a Deal, not {shown(deal)}")
+    solver, passport = _SOLVERS[_require_kind(kind)]
+    problem = _start_problem(deal, passport)
+    if problem is not None:
+        return problem
+    if solver is _solve_game or solver is _solve_deadwood:
+        return solver(deal.copy(), budget)
+    return solver(deal.copy())

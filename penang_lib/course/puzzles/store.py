@@ -1,0 +1,209 @@
+"""The file format of a puzzle set, and the shipped set.
+
+`puzzles_to_json` writes a set as JSON text, one puzzle a line, under `FORMAT` and `VERSION`;
+`puzzles_from_json` reads it back and checks each puzzle (its answers must be legal at its
+position), raising `PuzzleError` with one sentence on bad input. `shipped_puzzles` is the set
+in notebooks/lessons/data/puzzles.json, made by `penang-rummy puzzles` (see `mining`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any, Final
+
+from penang_lib.course.puzzles.model import (
+    PUZZLE_KINDS,
+    Puzzle,
+    PuzzleError,
+    require_id,
+    require_puzzle,
+    shared_position,
+)
+from penang_lib.engine.moves import move_from_dict, move_to_dict
+from penang_lib.engine.rules import RULE_BOOK
+from penang_lib.engine.validate import ArgumentTypeError, cut, shown
+
+__all__ = [
+    "FORMAT",
+    "PUZZLE_FIELDS",
+    "VERSION",
+    "find_puzzle",
+    "puzzles_from_json",
+    "puzzles_to_json",
+    "shipped_puzzles",
+]
+
+FORMAT: Final = "penang-rummy/puzzles"
+VERSION: Final = 1
+PUZZLE_FIELDS: Final = (
+    "id",
+    "kind",
+    "ply",
+    "seat",
+    "question",
+    "answers",
+    "rules",
+    "difficulty",
+    "legal",
+    "record",
+)
+
+
+def _puzzle_dict(puzzle: Puzzle) -> dict[str, Any]:
+    return {
+        "id": puzzle.id,
+        "kind": puzzle.kind,
+        "ply": puzzle.ply,
+        "seat": puzzle.seat,
+        "question": puzzle.question,
+        "answers": [move_to_dict(m) for m in puzzle.answers],
+        "rules": list(puzzle.rules),
+        "difficulty": puzzle.difficulty,
+        "legal": puzzle.legal,
+        "record": puzzle.record,
+    }
+
+
+def puzzles_to_json(puzzles: Sequence[Puzzle], note: str = "") -> str:
+    """The puzzles as JSON text (`puzzles_from_json` reads it back); `note` is kept as a
+    comment, such as the command that made the set."""
+    if isinstance(puzzles, Puzzle) or not isinstance(puzzles, Iterable):
+        raise ArgumentTypeError(f"puzzles_to_json takes a list of puzzles, not {shown(puzzles)}")
+    items = [_puzzle_dict(require_puzzle(p)) for p in puzzles]
+    head: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if note:
+        head["note"] = note
+    # One puzzle per line: the file stays small and a change shows as the lines it touches.
+    lines = [json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in items]
+    opening = json.dumps(head, ensure_ascii=False)[:-1]
+    return opening + ', "puzzles": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def _whole(entry: dict[str, Any], key: str, low: int, high: int | None = None) -> int:
+    value = entry[key]
+    if value.__class__ is not int or value < low or (high is not None and value > high):
+        top = f" to {high}" if high is not None else " or more"
+        raise PuzzleError(f"{key!r} should be a whole number from {low}{top}, not {shown(value)}")
+    number: int = value
+    return number
+
+
+def _read_puzzle(entry: object) -> Puzzle:
+    if not isinstance(entry, dict):
+        raise PuzzleError(f"a puzzle is an object with {', '.join(PUZZLE_FIELDS)}")
+    missing = [key for key in PUZZLE_FIELDS if key not in entry]
+    if missing:
+        raise PuzzleError(f"a puzzle needs {missing[0]!r}")
+    unknown = [key for key in entry if key not in PUZZLE_FIELDS]
+    if unknown:
+        raise PuzzleError(f"a puzzle has no field {shown(unknown[0])}")
+    puzzle_id = require_id(entry["id"])
+    kind = entry["kind"]
+    if kind not in PUZZLE_KINDS:
+        raise PuzzleError(
+            f"{shown(kind)} is not a puzzle kind: the kinds are {', '.join(PUZZLE_KINDS)}"
+        )
+    question = entry["question"]
+    if not isinstance(question, str) or not question.strip():
+        raise PuzzleError("a puzzle's question should be a sentence of text")
+    rules = entry["rules"]
+    if not isinstance(rules, list) or not rules or any(r not in RULE_BOOK for r in rules):
+        raise PuzzleError("a puzzle's rules should be a list of rule ids of the rule book")
+    answers = entry["answers"]
+    if not isinstance(answers, list) or not answers:
+        raise PuzzleError("a puzzle's answers should be a list of at least one move")
+    try:
+        moves = tuple(move_from_dict(a) for a in answers)
+    except (TypeError, ValueError) as error:
+        raise PuzzleError(f"an answer cannot be read: {error}") from None
+    record = entry["record"]
+    if not isinstance(record, dict):
+        raise PuzzleError("a puzzle's record should be a deal record (an object)")
+    ply = _whole(entry, "ply", 0)
+    puzzle = Puzzle(
+        id=puzzle_id,
+        kind=kind,
+        record=record,
+        ply=ply,
+        seat=_whole(entry, "seat", 0),
+        question=question,
+        answers=moves,
+        rules=tuple(rules),
+        difficulty=_whole(entry, "difficulty", 1, 5),
+        legal=_whole(entry, "legal", 1),
+    )
+    deal = shared_position(puzzle)
+    if deal.is_over or deal.turn != puzzle.seat:
+        raise PuzzleError(f"at the position it is not seat {puzzle.seat}'s turn")
+    for move in moves:
+        refusal = deal.explain_illegal(move)
+        if refusal is not None:
+            raise PuzzleError(f"the answer {move.label()!r} is illegal there: {refusal.reason}")
+    return puzzle
+
+
+def puzzles_from_json(text: str) -> list[Puzzle]:
+    """The puzzles of a JSON text made by `puzzles_to_json`, each replayed and checked (its
+    answers must be legal at its position); `PuzzleError` with one sentence on bad input."""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"puzzles_from_json reads JSON text, not {shown(text)}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"the puzzles are not valid JSON: {error}") from None
+    except RecursionError:
+        raise PuzzleError("the puzzles are not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PuzzleError(f"this is not a puzzle set: its 'format' should be {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise PuzzleError(
+            f"version {shown(data.get('version'))} of the puzzle set is not known here"
+        )
+    entries = data.get("puzzles")
+    if not isinstance(entries, list):
+        raise PuzzleError("a puzzle set holds its 'puzzles' as a list")
+    puzzles: list[Puzzle] = []
+    seen: set[str] = set()
+    for number, entry in enumerate(entries, start=1):
+        name = entry.get("id") if isinstance(entry, dict) else None
+        label = f"puzzle {number}" + (f" ({cut(str(name))})" if isinstance(name, str) else "")
+        try:
+            puzzle = _read_puzzle(entry)
+        except PuzzleError as error:
+            raise PuzzleError(f"{label}: {error}") from None
+        if puzzle.id in seen:
+            raise PuzzleError(f"{label}: the id {puzzle.id!r} is used twice")
+        seen.add(puzzle.id)
+        puzzles.append(puzzle)
+    return puzzles
+
+
+def _ordered(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
+    return sorted(puzzles, key=lambda p: (p.difficulty, p.id))
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> tuple[Puzzle, ...]:
+    path = files("penang_lib.notebooks") / "lessons" / "data" / "puzzles.json"
+    return tuple(_ordered(puzzles_from_json(path.read_text(encoding="utf-8"))))
+
+
+def shipped_puzzles() -> list[Puzzle]:
+    """The puzzles shipped in notebooks/lessons/data/puzzles.json, sorted by difficulty then
+    id (read and checked once, then kept)."""
+    return list(_shipped())
+
+
+def find_puzzle(puzzles: Sequence[Puzzle], puzzle_id: str) -> Puzzle:
+    """The puzzle with id `puzzle_id`; a `PuzzleError` when the set has none."""
+    if not isinstance(puzzle_id, str):
+        raise ArgumentTypeError(
+            f"a puzzle id is text such as 'lay-off-1a2b3c4d', not {shown(puzzle_id)}"
+        )
+    for puzzle in puzzles:
+        if require_puzzle(puzzle).id == puzzle_id:
+            return puzzle
+    raise PuzzleError(f"There is no puzzle {cut(puzzle_id)!r} in this set.")
