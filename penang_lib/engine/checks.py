@@ -220,7 +220,16 @@ def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None)
 
 
 def check_meld(cards: CardsLike, rules: Rules | None = None) -> Verdict:
-    """Could these cards be melded, as a run or a set? (rules `meld`, `run`, `set`, `joker`)"""
+    """Could these cards be melded, as a run or a set? (rules `meld`, `run`, `set`, `joker`)
+
+    The verdict is true or false, and says why in a sentence, naming the rule it applies:
+
+    >>> verdict = check_meld("5H 6H 7H")
+    >>> bool(verdict), verdict.rule, verdict.kind
+    (True, 'run', 'run')
+    >>> print(check_meld("5H 6H 8H"))
+    5♥ 6♥ 8♥ has a gap at 7♥, and no joker to fill it.
+    """
     return meld_verdict(_cards(cards), Rules.of(rules))
 
 

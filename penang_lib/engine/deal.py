@@ -37,7 +37,7 @@ from penang_lib.engine.checks import (
     unchecked_action_verdict,
     unchecked_counts_points,
 )
-from penang_lib.engine.events import Event, new_event
+from penang_lib.engine.events import Event
 from penang_lib.engine.fast.meld_count import HandFacts, has_meld
 from penang_lib.engine.fast.table_index import TableInfo, table_info, takes_a_joker
 from penang_lib.engine.melds import SET, Meld, is_search_reading, run_readings, set_readings
@@ -173,6 +173,9 @@ def require_names(names: object, players: int) -> tuple[str, ...] | None:
 
 
 class _Snapshot(NamedTuple):
+    """The position, declared once: these attributes of a `Deal`, as tuples where the deal keeps
+    lists. `_snapshot()`, `==` and `state_key()` are made from this list of fields."""
+
     hands: tuple[Counts, ...]
     table: tuple[Meld, ...]
     owners: tuple[int, ...]
@@ -184,25 +187,33 @@ class _Snapshot(NamedTuple):
     phase: Phase
 
 
-_Undo = tuple[
-    int,
-    Counts,
-    HandFacts,
-    int,
-    int,
-    int,
-    Meld | None,
-    TableInfo | None,
-    bool,
-    int,
-    Status,
-    int,
-    Phase,
-]
-"""What `pop` needs to take a move back, and all a move can change: the mover's seat, hand,
-hand facts and hand size; the table's length and, for a lay-off or a swap, the meld number
-changed with the meld and table index it had (else -1, None, None); the mover's passport;
-the actions made this turn; the mover's status; the number of turns started; the phase."""
+class _Undo(NamedTuple):
+    """What `pop` needs to take a move back: all that a move can change, as it was before."""
+
+    seat: int
+    """The mover's seat (only the mover's hand, passport and status change)."""
+    hand: Counts
+    facts: HandFacts
+    size: int
+    """The mover's hand, its facts and its size."""
+    length: int
+    """How many melds the table had (a meld move adds one)."""
+    changed: int
+    meld: Meld | None
+    info: TableInfo | None
+    """For a lay-off or a swap, the meld number changed, with the meld and table index it had
+    (else -1, None, None)."""
+    passport: bool
+    actions: int
+    status: Status
+    """The mover's passport, the actions made this turn and the mover's status."""
+    turn_number: int
+    phase: Phase
+    """The number of turns started, and the phase."""
+
+
+_SETUP: Final = ("players", "dealer", "names", "rules", "stock")
+"""What `==` compares besides the position (`_Snapshot`): fixed when the deal is dealt."""
 
 
 def _sig(meld: Meld) -> tuple[Card, ...]:
@@ -242,6 +253,31 @@ class Deal:
     and owners, passports, statuses, turns started, player to move, actions this turn and phase.
     How the position was reached (the moves, the seed) does not count. A deal is mutable, so it
     has no hash.
+
+    Attributes a user may read (never assign: `push` and `pop` keep them in step):
+    `players`, `names` (one per seat), `seed`, `rules`, `dealer`, `copies` (packs in the deck),
+    `custom` (dealt from given `hands`), `initial_hands` and `stock` (count vectors of the cards
+    dealt and put aside), `hands` (a count vector per seat; `hand(p)` gives the cards), `table`
+    (the melds, by number), `owners` (who laid down each), `passport`, `status` and `turns`
+    (per seat), `turn` (the seat to move), `actions` (melds and lay-offs made this turn),
+    `phase`, `move_stack` (the moves so far, as in python-chess), `movers` (who made each),
+    `event_stack` (each move's events) and `start_events`.
+
+    Everything whose name starts with an underscore is internal and may change in any release:
+    the caches kept in step with the hands and the table (`_sizes`, `_facts`, `table_infos`,
+    which the engine's own `PlayerView` reads), the undo records (`_undo`), `_turn_number` and
+    the memo `_action_cache`. The position's fields are declared once, in `_Snapshot`: `==`,
+    `state_key()` and `_snapshot()` follow that declaration, and `copy()` copies every list.
+
+    >>> deal = Deal(players=2, seed=7)
+    >>> deal
+    <Deal players=2 seed=7 phase=playing turn=North moves=0>
+    >>> deal.hand(0)[:3]
+    [Card('AS'), Card('AS'), Card('2S')]
+    >>> deal.count(0), deal.hand_size(0), deal.turn
+    (230, 25, 0)
+    >>> deal == Deal(players=2, seed=7)
+    True
     """
 
     __hash__: ClassVar[None] = None  # type: ignore[assignment]
@@ -688,6 +724,15 @@ class Deal:
 
         Jokers in melds and lay-offs carry their notes, so each move means exactly one thing, and
         no move is listed twice.
+
+        >>> from penang_lib.engine.moves import MeldMove
+        >>> deal = Deal(players=2, seed=7)
+        >>> MeldMove.of("AS 2S 3S") in deal.legal_moves
+        True
+        >>> len(deal.legal_moves)
+        231
+        >>> str(next(iter(deal.legal_moves)))
+        'meld AC JK@A JK@A'
         """
         return LegalMoves(self._iter_legal_moves, self.is_legal)
 
@@ -737,6 +782,22 @@ class Deal:
         unchanged. A value that is not a move (text, None, a meld number that is not a number)
         raises `ArgumentTypeError`, a `TypeError`, and changes nothing either: text is read with
         `parse_move`, or pushed at once with `push_text`.
+
+        >>> from penang_lib.engine.moves import MeldMove, parse_move
+        >>> deal = Deal(players=2, seed=7)
+        >>> events = deal.push(parse_move("meld AS 2S 3S"))
+        >>> [event.rule for event in events]
+        ['passport', 'run']
+        >>> deal.table[0].symbols, deal.hand_size(0)
+        ('A♠ 2♠ 3♠', 22)
+        >>> deal.push(MeldMove.of("5H 6H 7H"))
+        Traceback (most recent call last):
+        ...
+        penang_lib.engine.moves.IllegalMove: North does not hold 5♥, so it cannot be melded.
+        >>> deal.pop()
+        MeldMove(cards=(Card('AS'), Card('2S'), Card('3S')))
+        >>> deal == Deal(players=2, seed=7)
+        True
         """
         result = self._resolve(move, player)
         me = self.turn
@@ -750,7 +811,7 @@ class Deal:
         else:
             changed, old_meld, old_info = -1, None, None
         self._undo.append(
-            (
+            _Undo(
                 me,
                 self.hands[me],
                 self._facts[me],
@@ -778,16 +839,40 @@ class Deal:
             if not self.passport[me]:
                 self.passport[me] = True
                 events.append(
-                    new_event(("passport", me, result.cards, result, target, before, after, (), ""))
+                    Event(
+                        "passport",
+                        me,
+                        cards=result.cards,
+                        meld=result,
+                        target=target,
+                        before=before,
+                        after=after,
+                    )
                 )
             kind = "set" if result.kind is SET else "run"  # the kind's value, read faster
             events.append(
-                new_event((kind, me, result.cards, result, target, before, after, (), ""))
+                Event(
+                    kind,
+                    me,
+                    cards=result.cards,
+                    meld=result,
+                    target=target,
+                    before=before,
+                    after=after,
+                )
             )
             if result.jokers:
                 jokers = tuple(c for c in result.cards if c.is_joker)
                 events.append(
-                    new_event(("joker", me, jokers, result, target, before, after, (), ""))
+                    Event(
+                        "joker",
+                        me,
+                        cards=jokers,
+                        meld=result,
+                        target=target,
+                        before=before,
+                        after=after,
+                    )
                 )
             self.actions += 1
         elif isinstance(move, LayOff):
@@ -801,8 +886,14 @@ class Deal:
             self.table[move.target] = result
             self.table_infos[move.target] = table_info(result)
             events.append(
-                new_event(
-                    ("lay-off", me, (placed,), result, move.target, before, before - 1, (), "")
+                Event(
+                    "lay-off",
+                    me,
+                    cards=(placed,),
+                    meld=result,
+                    target=move.target,
+                    before=before,
+                    after=before - 1,
                 )
             )
             self.actions += 1
@@ -825,21 +916,26 @@ class Deal:
                 )
             swapped = (move.card, stood)
             events.append(
-                new_event(
-                    ("swap", me, swapped, result, move.target, before, before, (), str(stood))
+                Event(
+                    "swap",
+                    me,
+                    cards=swapped,
+                    meld=result,
+                    target=move.target,
+                    before=before,
+                    after=before,
+                    detail=str(stood),
                 )
             )
         elif isinstance(move, EndTurn):
-            events.append(
-                new_event(("turn", me, (), None, None, before, before, (), str(self.actions)))
-            )
+            events.append(Event("turn", me, before=before, after=before, detail=str(self.actions)))
             events.extend(self._next_turn())
         elif isinstance(move, DeclareDead):
             rule = "dead" if self.passport[me] else "dead.passport"
             self.status[me] = Status.DEAD if self.passport[me] else Status.DEAD_PASSPORT
             hand = tuple(cards_of(self.hands[me]))
             points = (unchecked_counts_points(self.hands[me], self.rules),)
-            events.append(new_event((rule, me, hand, None, None, before, before, points, "")))
+            events.append(Event(rule, me, cards=hand, before=before, after=before, counts=points))
             events.extend(self._next_turn())
         elif isinstance(move, DeclareGame):
             self.status[me] = Status.OUT
@@ -853,43 +949,37 @@ class Deal:
 
     def push_text(self, text: str, player: int | None = None) -> tuple[Event, ...]:
         """Read a move in its text form (`parse_move`) and push it: `push_text("meld 5H 6H 7H")`,
-        like python-chess's `push_san`. Unreadable text raises `CardParseError`."""
+        like python-chess's `push_san`. Unreadable text raises `CardParseError`.
+
+        >>> deal = Deal(players=2, seed=7)
+        >>> deal.push_text("meld AS 2S 3S")[1].rule
+        'run'
+        >>> str(deal.peek())
+        'meld AS 2S 3S'
+        """
         return self.push(parse_move(text), player)
 
     def pop(self) -> Move:
         """Take back the last move and return it; the deal is exactly as it was before."""
         if not self.move_stack:
             raise IndexError("no move to take back")
-        (
-            me,
-            hand,
-            facts,
-            size,
-            length,
-            changed,
-            meld,
-            info,
-            passport,
-            actions,
-            status,
-            number,
-            phase,
-        ) = self._undo.pop()
-        if self._turn_number != number:  # the move started the next turn
+        undo = self._undo.pop()
+        if self._turn_number != undo.turn_number:  # the move started the next turn
             self.turns[self.turn] -= 1
-            self._turn_number = number
-        self.turn = me
-        self.hands[me] = hand
-        self._facts[me] = facts
-        self._sizes[me] = size
+            self._turn_number = undo.turn_number
+        me = self.turn = undo.seat
+        self.hands[me] = undo.hand
+        self._facts[me] = undo.facts
+        self._sizes[me] = undo.size
+        length = undo.length
         del self.table[length:], self.table_infos[length:], self.owners[length:]
-        if meld is not None and info is not None:
-            self.table[changed] = meld
-            self.table_infos[changed] = info
-        self.passport[me] = passport
-        self.status[me] = status
-        self.actions = actions
-        self.phase = phase
+        if undo.meld is not None and undo.info is not None:
+            self.table[undo.changed] = undo.meld
+            self.table_infos[undo.changed] = undo.info
+        self.passport[me] = undo.passport
+        self.status[me] = undo.status
+        self.actions = undo.actions
+        self.phase = undo.phase
         self.event_stack.pop()
         self.movers.pop()
         self._action_cache.pop(len(self.move_stack), None)
@@ -898,21 +988,14 @@ class Deal:
     def copy(self) -> Deal:
         """An independent deal in the same state, with the same history (so `pop` works)."""
         other = Deal.__new__(Deal)
-        other.__dict__.update(self.__dict__)
-        other.hands = list(self.hands)
-        other._sizes = list(self._sizes)
-        other._facts = list(self._facts)
-        other.table = list(self.table)
-        other.table_infos = list(self.table_infos)
-        other.owners = list(self.owners)
-        other.passport = list(self.passport)
-        other.status = list(self.status)
-        other.turns = list(self.turns)
-        other.move_stack = list(self.move_stack)
-        other.movers = list(self.movers)
-        other.event_stack = list(self.event_stack)
-        other._undo = list(self._undo)
-        other._action_cache = dict(self._action_cache)
+        # Every list or dict attribute is the deal's own (a new one is copied with no edit here);
+        # the rest (numbers, tuples, rules, enums) is immutable and shared.
+        other.__dict__.update(
+            {
+                name: value.copy() if value.__class__ is list or value.__class__ is dict else value
+                for name, value in self.__dict__.items()
+            }
+        )
         return other
 
     def state_key(self) -> tuple[object, ...]:
@@ -921,16 +1004,10 @@ class Deal:
 
     # -- internals -------------------------------------------------------------------------------
     def _snapshot(self) -> _Snapshot:
-        return _Snapshot(
-            tuple(self.hands),
-            tuple(self.table),
-            tuple(self.owners),
-            tuple(self.passport),
-            tuple(self.status),
-            tuple(self.turns),
-            self.turn,
-            self.actions,
-            self.phase,
+        state = self.__dict__
+        return _Snapshot._make(
+            tuple(value) if value.__class__ is list else value
+            for value in map(state.__getitem__, _Snapshot._fields)
         )
 
     def _take(self, player: int, indices: Sequence[int]) -> None:
@@ -972,7 +1049,7 @@ class Deal:
         self.actions = 0
         self.turns[seat] += 1
         self._turn_number += 1
-        return [new_event(("turn-order", seat, (), None, None, 0, 0, (), detail))]
+        return [Event("turn-order", seat, detail=detail)]
 
     def _finish(self, why: str) -> list[Event]:
         self.phase = Phase.OVER
@@ -1000,21 +1077,8 @@ class Deal:
         seed, do not count)."""
         if not isinstance(other, Deal):
             return NotImplemented
-        return (
-            self.turn == other.turn
-            and self.actions == other.actions
-            and self.phase is other.phase
-            and self.hands == other.hands
-            and self.table == other.table
-            and self.owners == other.owners
-            and self.passport == other.passport
-            and self.status == other.status
-            and self.turns == other.turns
-            and self.stock == other.stock
-            and self.players == other.players
-            and self.dealer == other.dealer
-            and self.names == other.names
-            and self.rules == other.rules
+        return self._snapshot() == other._snapshot() and all(
+            getattr(self, name) == getattr(other, name) for name in _SETUP
         )
 
     # -- display -----------------------------------------------------------------------------------
