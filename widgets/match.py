@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib.data.frames import match_frame, match_names, scores_frame
-from penang_lib.engine.bots import bot_names, play_move, seat_bots
+from penang_lib.engine.bots import bot_names
 from penang_lib.engine.explain import join_names
 from penang_lib.engine.match import Match
 from penang_lib.engine.rules import DealerSystem, Rules
@@ -111,13 +111,8 @@ class MatchSheet(KitWidget):
     # -- playing -----------------------------------------------------------------------------
     def play_next(self) -> None:
         """The bots play the next deal to its end (nothing happens once the match is over)."""
-        if self.match.is_over:
-            return
-        deal = self.match.new_deal()
-        seats = seat_bots(self.bots, deal.seed)
-        while not deal.is_over:
-            play_move(deal, seats[deal.turn])
-        self._render()
+        if self.match.play_next(self.bots) is not None:
+            self._render()
 
     def restart(self, rules: Rules | None = None) -> None:
         """A new match with the same players and bots (new deals unless a seed was given)."""
@@ -136,8 +131,8 @@ class MatchSheet(KitWidget):
 
     @guarded
     def _on_rest(self, _: Any) -> None:
-        while not self.match.is_over:
-            self.play_next()
+        self.match.play_rest(self.bots)
+        self._render()
 
     @guarded
     def _on_new(self, _: Any) -> None:

@@ -9,14 +9,18 @@ written down and add up, and the lowest total after the agreed number of deals w
 With no points recorded nothing is written down: each deal is won on its own (the lowest count
 of that deal), a count only decides who deals next (the worst loser), and there is no total and
 no match winner (`totals` and `winners` are empty; `deal_winners` says who won each deal).
+
+Bots play a match with `play_next(bots)` (the next deal, to its end) or `play_rest(bots)` (every
+deal left); the bots of each deal are seeded from the deal's seed, so one seed gives one match.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
+from penang_lib.engine.bots import bot_names, play_move, seat_bots
 from penang_lib.engine.deal import Deal, require_names
 from penang_lib.engine.rules import MAX_PLAYERS, MIN_PLAYERS, DealerSystem, Rules
 from penang_lib.engine.validate import (
@@ -111,6 +115,30 @@ class Match:
         )
         self.deals.append(deal)
         return deal
+
+    def play_next(self, bots: str | Iterable[str] | None = None) -> Deal | None:
+        """Bots play the next deal to its end, and return it (None once the match is over).
+
+        `bots` (a comma-separated text or a list, cycled to the seats as `bot_names` reads them;
+        the default bots when None) sit one per seat, each seeded from the deal's seed and its
+        seat (`seat_bots`), so the same match seed gives the same deals and the same play.
+        """
+        names = bot_names(bots, self.players)
+        if self.is_over:
+            return None
+        deal = self.new_deal()
+        seats = seat_bots(names, deal.seed)
+        while not deal.is_over:
+            play_move(deal, seats[deal.turn])
+        return deal
+
+    def play_rest(self, bots: str | Iterable[str] | None = None) -> list[Deal]:
+        """Bots play every deal left in the match (see `play_next`); returns the deals played."""
+        names = bot_names(bots, self.players)
+        played = []
+        while (deal := self.play_next(names)) is not None:
+            played.append(deal)
+        return played
 
     @property
     def points_recorded(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from penang_lib import DealerSystem, Match, Rules, next_dealer
+from penang_lib.engine.bots import play_move, seat_bots
 from tests.play import play_randomly
 
 
@@ -113,3 +114,40 @@ def test_a_match_needs_a_legal_table() -> None:
         Match(players=6)
     with pytest.raises(ValueError, match="at least one deal"):
         Match(players=4, deals=0)
+
+
+# -- bots play a match (the loop MatchSheet drives) ---------------------------------------------
+def test_play_next_plays_one_deal_to_its_end_with_the_seeded_bots() -> None:
+    match = Match(players=3, deals=2, seed=11)
+    deal = match.play_next("careful,random")
+    assert deal is match.deals[0] and deal.is_over and len(match.deals) == 1
+    # By hand, as the loop should: the same deal, bots seeded from its seed, played to the end.
+    again = Match(players=3, deals=2, seed=11).new_deal()
+    seats = seat_bots(["careful", "random", "careful"], again.seed)
+    while not again.is_over:
+        play_move(again, seats[again.turn])
+    assert again.move_stack == deal.move_stack and again.scores == deal.scores
+
+
+def test_play_rest_plays_every_deal_left_and_then_nothing() -> None:
+    match = Match(players=4, deals=3, seed=5)
+    first = match.play_next()
+    rest = match.play_rest(["random"])
+    assert [first, *rest] == match.deals and len(match.deals) == 3
+    assert match.is_over and all(d.is_over for d in match.deals) and match.winners
+    assert match.play_next() is None and match.play_rest() == [] and len(match.deals) == 3
+
+
+def test_the_same_seed_plays_the_same_match() -> None:
+    a, b = Match(players=2, deals=3, seed=9), Match(players=2, deals=3, seed=9)
+    a.play_rest("careful")
+    b.play_rest(["careful"])
+    assert [d.move_stack for d in a.deals] == [d.move_stack for d in b.deals]
+    assert a.totals == b.totals
+
+
+def test_play_next_refuses_an_unknown_bot_before_dealing() -> None:
+    match = Match(players=2, deals=2, seed=1)
+    with pytest.raises(ValueError, match="nobody"):
+        match.play_next("nobody")
+    assert match.deals == []
