@@ -298,7 +298,7 @@ def test_well_formed_tells_moves_from_garbage() -> None:
 
 def test_render_gives_source_that_builds_the_value_again() -> None:
     five, joker = Card.parse("5H"), Card.parse("JK@7H")
-    space = fz._namespace()
+    space = fz.namespace()
     values: list[object] = [
         MeldMove((five, Card.parse("6H"), joker)),
         LayOff(-1, five),
@@ -395,7 +395,7 @@ def test_a_record_that_replays_differently_is_caught(monkeypatch: pytest.MonkeyP
             deal.push(move)
         return deal
 
-    monkeypatch.setattr(fz, "loads", short_loads)
+    monkeypatch.setattr(fz.oracles, "loads", short_loads)
     fz.record_checks(run)
     assert kinds(run.report) == {"record"}
 
