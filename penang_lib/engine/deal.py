@@ -9,9 +9,10 @@ again. `outcome()` says how a finished deal ended. Every push records `Event`s n
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from typing import ClassVar, Final, NamedTuple
 
 from penang_lib.engine import analysis
@@ -54,7 +55,7 @@ from penang_lib.engine.moves import (
     parse_move,
     require_move,
 )
-from penang_lib.engine.rules import EndCondition, Rules
+from penang_lib.engine.rules import MAX_PLAYERS, EndCondition, Rules
 from penang_lib.engine.validate import (
     ArgumentTypeError,
     join_names,
@@ -211,6 +212,14 @@ class _Undo(NamedTuple):
     phase: Phase
     """The number of turns started, and the phase."""
 
+
+_new_undo: Final[Callable[[tuple[object, ...]], _Undo]] = partial(tuple.__new__, _Undo)
+"""An `_Undo` from its fields in their declared order, as one tuple: no Python call, as cheap as
+the tuple itself (`push` makes one for every move)."""
+
+_TURN_ORDER: Final = tuple(Event("turn-order", seat) for seat in range(MAX_PLAYERS))
+"""The event of a turn passing to the next seat with none skipped, made once per seat (an event
+is immutable, so the deals share them)."""
 
 _SETUP: Final = ("players", "dealer", "names", "rules", "stock")
 """What `==` compares besides the position (`_Snapshot`): fixed when the deal is dealt."""
@@ -811,20 +820,22 @@ class Deal:
         else:
             changed, old_meld, old_info = -1, None, None
         self._undo.append(
-            _Undo(
-                me,
-                self.hands[me],
-                self._facts[me],
-                before,
-                len(self.table),
-                changed,
-                old_meld,
-                old_info,
-                self.passport[me],
-                self.actions,
-                self.status[me],
-                self._turn_number,
-                self.phase,
+            _new_undo(
+                (
+                    me,
+                    self.hands[me],
+                    self._facts[me],
+                    before,
+                    len(self.table),
+                    changed,
+                    old_meld,
+                    old_info,
+                    self.passport[me],
+                    self.actions,
+                    self.status[me],
+                    self._turn_number,
+                    self.phase,
+                )
             )
         )
         events: list[Event] = []
@@ -838,42 +849,12 @@ class Deal:
             after = before - len(result)
             if not self.passport[me]:
                 self.passport[me] = True
-                events.append(
-                    Event(
-                        "passport",
-                        me,
-                        cards=result.cards,
-                        meld=result,
-                        target=target,
-                        before=before,
-                        after=after,
-                    )
-                )
+                events.append(Event("passport", me, result.cards, result, target, before, after))
             kind = "set" if result.kind is SET else "run"  # the kind's value, read faster
-            events.append(
-                Event(
-                    kind,
-                    me,
-                    cards=result.cards,
-                    meld=result,
-                    target=target,
-                    before=before,
-                    after=after,
-                )
-            )
+            events.append(Event(kind, me, result.cards, result, target, before, after))
             if result.jokers:
                 jokers = tuple(c for c in result.cards if c.is_joker)
-                events.append(
-                    Event(
-                        "joker",
-                        me,
-                        cards=jokers,
-                        meld=result,
-                        target=target,
-                        before=before,
-                        after=after,
-                    )
-                )
+                events.append(Event("joker", me, jokers, result, target, before, after))
             self.actions += 1
         elif isinstance(move, LayOff):
             assert result is not None and old_meld is not None
@@ -885,17 +866,7 @@ class Deal:
             self._take(me, [move.card.index])
             self.table[move.target] = result
             self.table_infos[move.target] = table_info(result)
-            events.append(
-                Event(
-                    "lay-off",
-                    me,
-                    cards=(placed,),
-                    meld=result,
-                    target=move.target,
-                    before=before,
-                    after=before - 1,
-                )
-            )
+            events.append(Event("lay-off", me, (placed,), result, move.target, before, before - 1))
             self.actions += 1
         elif isinstance(move, Swap):
             assert result is not None and old_meld is not None
@@ -916,16 +887,7 @@ class Deal:
                 )
             swapped = (move.card, stood)
             events.append(
-                Event(
-                    "swap",
-                    me,
-                    cards=swapped,
-                    meld=result,
-                    target=move.target,
-                    before=before,
-                    after=before,
-                    detail=str(stood),
-                )
+                Event("swap", me, swapped, result, move.target, before, before, detail=str(stood))
             )
         elif isinstance(move, EndTurn):
             events.append(Event("turn", me, before=before, after=before, detail=str(self.actions)))
@@ -1049,7 +1011,9 @@ class Deal:
         self.actions = 0
         self.turns[seat] += 1
         self._turn_number += 1
-        return [Event("turn-order", seat, detail=detail)]
+        if detail:
+            return [Event("turn-order", seat, detail=detail)]
+        return [_TURN_ORDER[seat]]
 
     def _finish(self, why: str) -> list[Event]:
         self.phase = Phase.OVER

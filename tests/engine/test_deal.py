@@ -31,6 +31,7 @@ from penang_lib import (
     parse_cards,
     parse_move,
 )
+from penang_lib.engine import deal as deal_module
 from penang_lib.engine.cards import to_counts
 from penang_lib.engine.events import Event
 from penang_lib.engine.moves import Move
@@ -901,6 +902,39 @@ def test_copy_is_independent() -> None:
     other.pop()
     other.pop()
     assert other.state_key() == key
+
+
+def test_copy_gives_the_copy_its_own_list_of_every_kind() -> None:
+    # copy() copies every list and dict it finds, so a field added later is copied too.
+    deal = prepared("7H 8H 9H 10H", "2C 3C 4C 5C")
+    play(deal, "meld 7H 8H 9H")
+    deal.extra_notes = ["a field added later"]  # type: ignore[attr-defined]
+    other = deal.copy()
+    mutable = [n for n, v in vars(deal).items() if isinstance(v, list | dict)]
+    assert {"hands", "table", "_undo", "_action_cache", "extra_notes"} <= set(mutable)
+    for name in mutable:
+        assert getattr(other, name) == getattr(deal, name)
+        assert getattr(other, name) is not getattr(deal, name), name
+
+
+def test_equality_reads_every_field_of_the_declared_position() -> None:
+    deal = prepared("7H 8H 9H 10H", "2C 3C 4C 5C")
+    play(deal, "meld 7H 8H 9H")
+    for name in deal_module._Snapshot._fields:
+        other = deal.copy()
+        value = getattr(other, name)
+        if isinstance(value, list):
+            value.append(value[0])
+        elif isinstance(value, Phase):
+            other.phase = Phase.OVER
+        else:
+            setattr(other, name, value + 1)
+        assert other != deal, name
+        assert other.state_key() != deal.state_key(), name
+    for name in deal_module._SETUP:
+        other = deal.copy()
+        setattr(other, name, None)
+        assert other != deal, name
 
 
 def test_an_ambiguous_joker_is_refused_with_each_legal_reading_offered() -> None:
