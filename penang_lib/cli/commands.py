@@ -440,12 +440,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.set_defaults(run=_simulate)
 
+    from penang_lib.course.puzzles.model import PUZZLE_KINDS
+
     puzzles = sub.add_parser(
         "puzzles",
         help="mine puzzles from bot deals, each proved by the engine, and write them as JSON",
         description="Let bots play seeded deals and keep the positions with exactly one right "
-        "answer (passport, lay-off, swap, dead.passport, dead, game), each proved by searching "
-        "every legal move. Prints how many puzzles there are of each kind and rule.",
+        f"answer ({', '.join(PUZZLE_KINDS)}), each proved by searching every legal move. Prints "
+        "how many puzzles there are of each kind and rule.",
     )
     puzzles.add_argument(
         "--mine", type=_puzzle_count, required=True, metavar="N", help="how many (1 to 1,000)"

@@ -69,3 +69,15 @@ def test_bad_values_found_after_parsing_are_exit_2(capsys: Capture, tmp_path: Pa
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and "too large" in err
     assert not (tmp_path / "p.json").exists()
+
+
+def test_the_help_names_every_kind_of_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command's description lists the kinds the miner keeps, all seven (it once left out
+    deadwood)."""
+    from penang_lib.cli.commands import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["puzzles", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for kind in PUZZLE_KINDS:
+        assert kind in said
