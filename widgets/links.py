@@ -1,11 +1,13 @@
-"""Deep links: a page address such as `07_whole_deal.ipynb?seed=5&step=12` opens the stepper on
-that deal at that step (also `players` and `bots`).
+"""Deep links in the widgets: this page's query string, read from Voila (`query_string`), and
+what a link asks for, shown (`apply_link`: a page address such as
+`07_whole_deal.ipynb?seed=5&step=12` opens the stepper on that deal at that step).
+
+What a link asks for is decided in `penang_lib.course.links` (`read_link`, `step_address`, the
+bounds, the sentence of what was ignored); the names are imported here as before.
 
 The query string is read the way `voila.utils.get_query_string()` reads it, which works both when
 the kernel starts on request and when it was preheated before the request came (see
-`query_string`). Anything that cannot be
-used (letters for a number, a step past the end, a seed out of range, an unknown bot, an unknown
-key) is left out, the default is used instead, and one sentence says what was ignored.
+`query_string`).
 
 Such an address opens a page of the tutorial site (Voila), and nowhere else: in JupyterLab a
 click on it would load JupyterLab again, without the outputs of the open lessons. So every
@@ -19,45 +21,48 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import threading
-from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Final
-from urllib.parse import parse_qsl
 
-from penang_lib.engine.bots import bot_names
-from penang_lib.engine.validate import (
-    ArgumentTypeError,
-    cut,
-    require_text,
-    require_whole,
-    shown,
+from penang_lib.course.links import (
+    KEYS,
+    MAX_NOTED,
+    MAX_QUERY,
+    MAX_SEED,
+    PAGE,
+    DealLink,
+    ignored_note,
+    read_link,
+    step_address,
+    usable_step,
 )
+from penang_lib.engine.bots import bot_names
+from penang_lib.engine.validate import cut, require_text
 
 if TYPE_CHECKING:  # imported where used: the stepper draws its links with `page_link`
     from penang_lib.widgets.stepper import DealStepper
 
-MAX_SEED = 2**32 - 1
-"""The largest seed a link may name (the engine draws its own seeds below 2**32)."""
-KEYS = ("seed", "step", "players", "bots")
-MAX_NOTED = 5
-"""How many ignored parts of a link the note names (the rest are counted)."""
-PAGE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,79}\.ipynb")
-"""What a lesson page's file name looks like: a plain name ending in .ipynb, no folders."""
-MAX_QUERY = 4096
-"""A query string longer than this is read only that far (a real link is far shorter)."""
-
-
-@dataclass(frozen=True)
-class DealLink:
-    """What a link asks for, after checking: every field is usable; `ignored` says what was not."""
-
-    seed: int
-    players: int
-    bots: tuple[str, ...]
-    step: int | None = None
-    ignored: tuple[str, ...] = field(default=())
+__all__ = [
+    "KEYS",
+    "MAX_NOTED",
+    "MAX_QUERY",
+    "MAX_SEED",
+    "OFF_SITE",
+    "OFF_SITE_NOTE",
+    "PAGE",
+    "SERVE",
+    "SITE_ENV",
+    "DealLink",
+    "apply_link",
+    "ignored_note",
+    "off_site_html",
+    "on_site",
+    "page_link",
+    "query_string",
+    "read_link",
+    "step_address",
+]
 
 
 SITE_ENV: Final = ("VOILA_BASE_URL", "VOILA_SERVER_URL")
@@ -163,61 +168,6 @@ def _request_info() -> dict[str, str]:
     return found
 
 
-def _whole(text: str) -> int | None:
-    """A whole number written in plain digits 0-9 (no sign, no other script's digits)."""
-    if not text or len(text) > 20 or not all("0" <= ch <= "9" for ch in text):
-        return None
-    return int(text)
-
-
-def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful") -> DealLink:
-    """The deal a query string asks for, defaults filling whatever it does not give usably."""
-    if not isinstance(query, str):
-        raise ArgumentTypeError(
-            f"a link's query should be text such as 'seed=5', not {shown(query)}"
-        )
-    seed = require_whole(seed, "seed", 0, MAX_SEED)
-    players = require_whole(players, "players", 2, 5)
-    bot_names(bots, players)  # the defaults themselves must be usable
-    ignored: list[str] = []
-    values: dict[str, str] = {}
-    if len(query) > MAX_QUERY:
-        ignored.append(f"everything after the first {MAX_QUERY} characters")
-        query = query[:MAX_QUERY]
-    for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
-        if key not in KEYS:
-            ignored.append(f"the unknown setting {cut(key, 24)!r}")
-        elif key in values:
-            ignored.append(f"a second {key}")
-        else:
-            values[key] = value
-    chosen_seed = seed
-    if "seed" in values:
-        number = _whole(values["seed"])
-        if number is None or number > MAX_SEED:
-            ignored.append(f"the seed {values['seed'][:24]!r} (a whole number up to {MAX_SEED})")
-        else:
-            chosen_seed = number
-    chosen_players = players
-    if "players" in values:
-        number = _whole(values["players"])
-        if number is None or not 2 <= number <= 5:
-            ignored.append(f"players={values['players'][:12]!r} (Penang Rummy takes 2 to 5)")
-        else:
-            chosen_players = number
-    try:
-        chosen_bots = bot_names(values.get("bots", bots), chosen_players)
-    except ValueError as error:
-        ignored.append(f"the bots {cut(values['bots'], 40)!r} ({error})")
-        chosen_bots = bot_names(bots, chosen_players)
-    step = None
-    if "step" in values:
-        step = _whole(values["step"])
-        if step is None:
-            ignored.append(f"the step {values['step'][:24]!r} (a whole number from 0)")
-    return DealLink(chosen_seed, chosen_players, chosen_bots, step, tuple(ignored))
-
-
 def apply_link(
     stepper: DealStepper,
     query: str | None = None,
@@ -235,55 +185,12 @@ def apply_link(
     from penang_lib.widgets.stepper import seeded_deal
 
     link = read_link(query_string() if query is None else query, seed, players, bots)
-    ignored = list(link.ignored)
     if (link.seed, link.players, link.bots) != (seed, players, bot_names(bots, players)):
         deal, whys, address = seeded_deal(link.seed, link.players, list(link.bots), page=page)
         stepper.show_deal(deal, whys, 0, address)
-    if link.step is not None:
-        if link.step > stepper.steps:
-            ignored.append(f"step {link.step} (this deal has steps 0 to {stepper.steps})")
-        else:
-            stepper.step = link.step
+    step, ignored = usable_step(link, stepper.steps)
+    if step is not None:
+        stepper.step = step
     if ignored:
         stepper.show_note(ignored_note(ignored))
     return link
-
-
-def ignored_note(ignored: list[str]) -> str:
-    """The one sentence saying what of a link was ignored (the first few named, the rest
-    counted, each named once)."""
-    parts = list(dict.fromkeys(ignored))
-    named = "; ".join(parts[:MAX_NOTED])
-    if len(parts) > MAX_NOTED:
-        named += f"; and {len(parts) - MAX_NOTED} more"
-    return f"From the link, these were ignored and the defaults used instead: {named}."
-
-
-def step_address(page: str, seed: int, step: int) -> str:
-    """The address of a lesson page that opens the deal of `seed` at `step`, such as
-    `07_whole_deal.ipynb?seed=5&step=12` (the page's default players and bots play it);
-    `read_link` reads it back."""
-    page = require_text(page, "page")
-    if not PAGE.fullmatch(page):
-        raise ValueError(
-            f"{cut(page)!r} is not a lesson page's file name (such as 07_whole_deal.ipynb)"
-        )
-    seed = require_whole(seed, "seed", 0, MAX_SEED)
-    step = require_whole(step, "step", 0)
-    return f"{page}?seed={seed}&step={step}"
-
-
-def stepper_from_link(
-    query: str | None = None,
-    page: str = "07_whole_deal.ipynb",
-    seed: int = 5,
-    players: int = 4,
-    bots: str = "careful",
-) -> DealStepper:
-    """A `DealStepper` on the deal the page's link asks for (`query`: the query string, read from
-    Voila when None), showing the link of its current step and what of the link was ignored."""
-    from penang_lib.widgets.stepper import DealStepper
-
-    stepper = DealStepper.from_seed(seed, players, bots, page=page)
-    apply_link(stepper, query, page, seed, players, bots)
-    return stepper

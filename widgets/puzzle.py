@@ -46,11 +46,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import parse_qsl
 
 import ipywidgets as widgets
 import traitlets
 
+from penang_lib.course.links import linked_puzzle_id
 from penang_lib.course.puzzles import (
     Judgement,
     Puzzle,
@@ -67,7 +67,7 @@ from penang_lib.engine.moves import Move
 from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
-from penang_lib.widgets.links import MAX_QUERY, query_string
+from penang_lib.widgets.links import query_string
 from penang_lib.widgets.move_controls import NO, OK, MoveControls
 from penang_lib.widgets.play_parts import HINT_BUTTONS, WIDE, WRAP, Board, paragraph
 from penang_lib.widgets.shared import is_shown, part, show
@@ -122,17 +122,8 @@ LOG_LABEL = "The moves that led to this position, the latest first:"
 def linked_puzzle(query: str | None = None) -> str | None:
     """The puzzle id a page's query string asks for (`puzzle=lay-off-0012`), or None when it
     asks for none (`query` None: this page's own, read from Voila). Other settings in the query
-    are no concern of the puzzle page."""
-    if query is None:
-        query = query_string()
-    if not isinstance(query, str):
-        raise ArgumentTypeError(
-            f"a link's query should be text such as 'puzzle=...', not {shown(query)}"
-        )
-    for key, value in parse_qsl(query[:MAX_QUERY].lstrip("?"), keep_blank_values=True):
-        if key == "puzzle":
-            return value
-    return None
+    are no concern of the puzzle page (`penang_lib.course.links.linked_puzzle_id` reads it)."""
+    return linked_puzzle_id(query_string() if query is None else query)
 
 
 def _button(name: str) -> widgets.Button:

@@ -7,9 +7,10 @@ position, and where the two differ the bot's reason and what it changes (cards l
 points at stake). A menu takes the stepper to any of the learner's turns. The summary of the deal
 and the link that opens the review again (`08_play.ipynb?review=CODE`) come first.
 
-Every word comes from `penang_lib.course.review` (and the stepper's from `explain`); this module
-only lays them out. The widget tree is built once: `show_deal` fills the same widgets with
-another deal. `open_review_link(table)` opens the review a page's link asks for on a `PlayTable`.
+Every word comes from `penang_lib.course.review.words` (and the stepper's from `explain`), and the
+page's link is read by `penang_lib.course.links`; this module only lays them out. The widget tree
+is built once: `show_deal` fills the same widgets with another deal. `open_review_link(table)`
+opens the review a page's link asks for on a `PlayTable`.
 """
 
 from __future__ import annotations
@@ -19,27 +20,23 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from penang_lib.course.review import (
+from penang_lib.course.links import PAGE, REVIEW_PAGE, review_code, review_step
+from penang_lib.course.review import Review
+from penang_lib.course.review.codec import ReviewLinkError, decode, link_for
+from penang_lib.course.review.words import (
     CAREFUL,
     LINKED,
     MENU,
     MENU_NONE,
     NO_TURNS,
-    REVIEW_PAGE,
     REVIEW_TITLE,
     SUMMARY_HEAD,
     YOU,
-    Review,
-    ReviewLinkError,
     compare_rows,
-    decode,
-    link_for,
     link_sentence,
     menu_label,
     off_turn_line,
-    review_code,
     review_heading,
-    review_step,
     summary_lines,
     turn_heading,
     turn_lines,
@@ -48,7 +45,7 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.validate import cut, require_text
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
-from penang_lib.widgets.links import PAGE, page_link, query_string
+from penang_lib.widgets.links import page_link, query_string
 from penang_lib.widgets.render import esc
 from penang_lib.widgets.shared import part, show
 from penang_lib.widgets.stepper import DealStepper

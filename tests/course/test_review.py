@@ -11,7 +11,6 @@ import zlib
 import pytest
 
 from penang_lib import CarefulBot, Deal, DeclareDead, PlayerView, Rules, Status, parse_move
-from penang_lib.course import review as review_module
 from penang_lib.course.review import (
     MAX_LINK,
     REVIEW_PAGE,
@@ -30,6 +29,7 @@ from penang_lib.course.review import (
     summary_lines,
     turn_lines,
 )
+from penang_lib.course.review import codec as review_codec
 from penang_lib.engine.bots import Bot, bots_around, make_bot, play_move
 
 SEAT = 0
@@ -288,7 +288,7 @@ def test_a_link_too_long_is_not_offered_and_one_sentence_says_so(
     code = encode(played(4), SEAT)
     length = len(f"{REVIEW_PAGE}?review={code}")
     assert link_for(code) is not None
-    monkeypatch.setattr(review_module, "MAX_LINK", length - 1)
+    monkeypatch.setattr(review_codec, "MAX_LINK", length - 1)
     assert link_for(code) is None
     sentence = link_sentence(code)
     assert sentence.startswith("This deal is too long to link") and sentence.count(".") == 1

@@ -21,7 +21,6 @@ from penang_lib.widgets.links import (
     apply_link,
     read_link,
     step_address,
-    stepper_from_link,
 )
 from penang_lib.widgets.review import open_review_link
 from penang_lib.widgets.shared import is_shown
@@ -79,6 +78,20 @@ def test_a_step_address_refuses_what_no_link_could_open(
 ) -> None:
     with pytest.raises(ValueError, match=word):
         step_address(page, seed, step)
+
+
+def stepper_from_link(
+    query: str | None = None,
+    page: str = "07_whole_deal.ipynb",
+    seed: int = 5,
+    players: int = 4,
+    bots: str = "careful",
+) -> DealStepper:
+    """What lesson 7 does: a stepper on the page's default deal, then the page's link applied
+    (`query` None: read from Voila) in its last cell."""
+    stepper = DealStepper.from_seed(seed, players, bots, page=page)
+    apply_link(stepper, query, page, seed, players, bots)
+    return stepper
 
 
 def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:

@@ -10,7 +10,6 @@ import re
 import pytest
 
 from penang_lib import CarefulBot, Deal, LayOff, MeldMove, PlayerView, Swap
-from penang_lib.course import review as review_module
 from penang_lib.course.review import (
     LINKED,
     MENU_NONE,
@@ -24,6 +23,7 @@ from penang_lib.course.review import (
     turn_heading,
     turn_lines,
 )
+from penang_lib.course.review import codec as review_codec
 from penang_lib.engine.bots import make_bot
 from penang_lib.widgets import render
 from penang_lib.widgets.play import HINT_BUTTONS, PlayTable
@@ -250,7 +250,7 @@ def test_a_link_too_long_is_said_in_one_sentence_and_not_shown(
 ) -> None:
     table = lesson_table()
     play_to_the_end(table)
-    monkeypatch.setattr(review_module, "MAX_LINK", 50)
+    monkeypatch.setattr(review_codec, "MAX_LINK", 50)
     review = table.open_review()
     said = words(review.link.value)
     assert said.startswith("This deal is too long to link") and "href" not in review.link.value
