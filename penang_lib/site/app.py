@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 from tornado.web import GZipContentEncoding, RedirectHandler, RequestHandler, StaticFileHandler
 from voila.app import Voila
 
-from penang_lib.site.patches import TESTED_VOILA, Target, _problems, voila_version
+from penang_lib.site.patches import TESTED_VOILA, Target, targets_problems, voila_version
 
 COMPRESSIBLE = re.compile(r"\.(js|css|html|json|svg|map|txt)$")
 """Files worth compressing (fonts and pictures are compressed already)."""
@@ -321,12 +321,12 @@ class SiteVoila(Voila):  # type: ignore[misc]
             *lessons_list_routes(self.server_url or self.base_url, self.base_url),
             *super().init_handlers(),
         ]
-        self._site_changes = not _problems(RELIES)
+        self._site_changes = not targets_problems(RELIES)
         if not self._site_changes:
             self.log.warning(
                 "Penang site: static files are sent uncompressed: %s (installed Voila %s; "
                 "tested on voila%s)",
-                "; ".join(_problems(RELIES)),
+                "; ".join(targets_problems(RELIES)),
                 voila_version(),
                 TESTED_VOILA,
             )

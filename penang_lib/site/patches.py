@@ -47,7 +47,8 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from jupyter_core.utils import ensure_async
@@ -56,6 +57,7 @@ from jupyter_server.auth.identity import PasswordIdentityProvider
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.utils import url_path_join
 from tornado import web
+from traitlets import HasTraits, default
 
 LEARNER_COOKIE = "penang_learner"
 READY_TIMEOUT = 90.0
@@ -66,9 +68,13 @@ TESTED_VOILA = ">=0.5.6,<0.6"
 """The Voila versions every patch and hook below was tested on (0.5.6 to 0.5.13); pyproject.toml
 and environment.yml pin `voila` to the same range."""
 
+# Two registries of the running server, mutable by design: the site runs in one process, and
+# Voila's handlers and pools meet only through module state.
 _owners: dict[str, str] = {}
-"""Kernel id -> learner cookie of the browser that claimed it."""
+"""Kernel id -> learner cookie of the browser that claimed it (filled by `owns`, emptied when
+the kernel shuts down)."""
 _sleepers: set[asyncio.Future[None]] = set()
+"""The refills sleeping out their delay (`_wait_before`), for `_wake` to cut short."""
 
 
 class Target(NamedTuple):
@@ -105,7 +111,8 @@ class Hook(NamedTuple):
 
 
 def _pool_class() -> Any:
-    """The class Voila's factory builds for preheated kernels (`SiteKernels` subclasses it)."""
+    """The class Voila's factory builds for preheated kernels (`site_pool_class` puts
+    `SiteKernels` in front of it)."""
     import voila.voila_kernel_manager as vkm
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
@@ -114,9 +121,11 @@ def _pool_class() -> Any:
     return stock(AsyncMappingKernelManager, True, 1)
 
 
-_BUILT: dict[str, Callable[[], Any]] = {
-    "voila.voila_kernel_manager:VoilaKernelManager": _pool_class,
-}
+_BUILT: Mapping[str, Callable[[], Any]] = MappingProxyType(
+    {
+        "voila.voila_kernel_manager:VoilaKernelManager": _pool_class,
+    }
+)
 """Classes Voila builds at start-up instead of defining them in a module, by the name a
 `Target` gives them, and how to build the stock one to check it."""
 
@@ -178,6 +187,7 @@ def _log() -> logging.Logger:
 
 
 def voila_version() -> str:
+    """The installed Voila's version, for warnings ("unknown" when it is not installed)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -186,7 +196,11 @@ def voila_version() -> str:
         return "unknown"
 
 
-def _problems(targets: tuple[Target, ...]) -> list[str]:
+def targets_problems(targets: tuple[Target, ...]) -> list[str]:
+    """Why each of `targets` cannot be relied on any more, one sentence per target that has
+    changed (`target_problem`); empty when every one is there as expected. `install()` checks
+    the patches and hooks with it, and the landing page (`penang_lib.site.app`) what it relies
+    on."""
     return [p for t in targets if (p := target_problem(t)) is not None]
 
 
@@ -201,7 +215,7 @@ def install() -> None:
     if getattr(voila.app, "_penang_site", False):
         return
     for patch in PATCHES:
-        problems = _problems(patch.targets)
+        problems = targets_problems(patch.targets)
         if problems:
             _log().warning(
                 "Penang site: patch %s skipped: %s (installed Voila %s; tested on voila%s)",
@@ -214,7 +228,7 @@ def install() -> None:
         patch.apply()
     traits = voila.app.Voila.class_traits()
     for hook in HOOKS:
-        problems = _problems(hook.relies)
+        problems = targets_problems(hook.relies)
         if hook.setting not in traits:
             problems.insert(0, f"Voila has no setting Voila.{hook.setting}")
         if problems:
@@ -373,7 +387,7 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
 def tornado_settings() -> dict[str, Any]:
     """The tornado settings that add the rule sheet page (`settings` puts them in
     `Voila.tornado_settings`); none if what its handler relies on is gone."""
-    if _problems(RULE_SHEET_RELIES):
+    if targets_problems(RULE_SHEET_RELIES):
         return {}  # install() names the problem in the log
     return {"default_handler_class": _rule_sheet_handler(), "default_handler_args": {}}
 
@@ -442,200 +456,220 @@ def class_pools(default_size: int) -> dict[str, int]:
     return sizes
 
 
-def site_pool_class(stock: Any, default_pool_size: int) -> Any:
-    """`SiteKernels`: the class Voila's factory built for preheated kernels (`stock`), with the
-    site's changes; each stock method it overrides or calls is a target of `site_kernels`."""
-    from traitlets import default
+def _request_info() -> Any:
+    """Voila's handler of the page's query string, which keeps per kernel whether its page is
+    waiting (`_waiters`) and what the page sent (`_cache`); imported when first needed, like
+    the rest of Voila in this module."""
     from voila.request_info_handler import RequestInfoSocketHandler
 
-    class SiteKernels(stock):  # type: ignore[misc]
-        """Voila's kernel pools, made safe to hand out to a class (see the module's docstring)."""
+    return RequestInfoSocketHandler
 
-        @default("kernel_pools_config")
-        def _site_pools(self) -> dict[str, Any]:
-            env = self.default_env_variables
-            return {
-                name: {"pool_size": size, "kernel_env_variables": env}
-                for name, size in class_pools(max(default_pool_size, 0)).items()
-            }
 
-        def __init__(self, **kwargs: Any) -> None:
-            super().__init__(**kwargs)  # starts every pool at its size
-            # A class's kernels are a reserve for the class's arrival: once used, its
-            # lessons are kept at the usual size. Refilling thirty kernels while thirty
-            # learners click would slow every click for minutes.
-            usual = max(default_pool_size, 0)
-            env = self.default_env_variables
-            self.kernel_pools_config = {
-                "default": {"pool_size": usual, "kernel_env_variables": env}
-            }
+_StockPools: Any = HasTraits
+"""The base `SiteKernels` names in code: traitlets' own, so that its `@default` registers. The
+stock pool class comes after it in the class `site_pool_class` makes; typed `Any` because the
+methods reached through `super()` are that class's, which exists only once Voila starts."""
 
-        def fill_if_needed(self, *args: Any, **kwargs: Any) -> None:
-            super().fill_if_needed(*args, **kwargs)
-            if getattr(self, "_watcher", None) is None:
-                self._watcher = asyncio.get_event_loop().create_task(self._watch_ready())
 
-        async def _initialize(
-            self, notebook_path: str, kernel_id: str | None = None, **kwargs: Any
-        ) -> Any:
-            """Start a kernel and run its lesson, at most one per CPU at a time: forty
-            kernels started at once on two cores (a class's pool, or its refills) would
-            all be slow, and slow down every learner's clicks meanwhile."""
-            if kernel_id is not None:  # a restart of a kernel in use
-                return await super()._initialize(notebook_path, kernel_id, **kwargs)
-            if getattr(self, "_slots", None) is None:
-                self._slots = asyncio.Semaphore(max(1, os.cpu_count() or 1))
-            async with self._slots:
-                content = await super()._initialize(notebook_path, None, **kwargs)
-                try:
-                    await self._until_ready(content)
-                except Exception as error:  # the page that claims it will try another
-                    self.log.warning("A kernel for %s failed: %s", notebook_path, error)
-                return content
+class SiteKernels(_StockPools):  # type: ignore[misc]
+    """Voila's kernel pools, made safe to hand out to a class (see the module's docstring).
 
-        def readiness(self) -> tuple[int, int]:
-            """(kernels that have run their lesson, kernels in the pools)."""
-            ready = total = 0
-            for pool in self._pools.values():
-                for task in pool:
-                    total += 1
-                    if task.done() and not task.cancelled() and task.exception() is None:
-                        ready += self._is_ready(task.result())
-            return ready, total
+    Voila builds its pool class at start-up, inside `voila_kernel_manager_factory`, so this
+    class cannot name it as its base: it is the site's half, and `site_pool_class` puts the
+    two together (this class first, so that its methods override the stock ones and `super()`
+    reaches them). Each stock method it overrides, calls or reads is a target of the
+    `site_kernels` patch (`POOL_TARGETS`), which `install()` checks before it applies it.
+    """
 
-        async def _replace_dead(self) -> None:
-            """A kernel in a pool that failed to start or has died since is replaced
-            before a learner can be handed it."""
-            for name, pool in list(self._pools.items()):
-                for task in list(pool):
-                    if not task.done():
-                        continue
-                    kernel_id = None
-                    if not task.cancelled() and task.exception() is None:
-                        kernel_id = task.result()["kernel_id"]
-                        manager = self.get_kernel(kernel_id) if kernel_id in self else None
-                        if manager is not None and await ensure_async(manager.is_alive()):
-                            continue
-                    if task not in pool:
-                        continue
-                    pool.remove(task)
-                    self.log.warning("A kernel for %s stopped: starting another", name)
-                    if kernel_id is not None and kernel_id in self:
-                        with contextlib.suppress(Exception):  # already gone
-                            await self.shutdown_kernel(kernel_id, now=True)
-                    self.fill_if_needed(delay=0, notebook_name=name)
-            pooled = {
-                task.result()["kernel_id"]
-                for pool in self._pools.values()
-                for task in pool
-                if task.done() and not task.cancelled() and task.exception() is None
-            }
-            for kernel_id in list(self.list_kernel_ids()):
-                if kernel_id in pooled or kernel_id not in self:
+    usual_pool_size: int = 1
+    """Kernels kept ready per lesson (`serve --pool`); `site_pool_class` sets it."""
+
+    @default("kernel_pools_config")
+    def _site_pools(self) -> dict[str, Any]:
+        env = self.default_env_variables
+        return {
+            name: {"pool_size": size, "kernel_env_variables": env}
+            for name, size in class_pools(max(self.usual_pool_size, 0)).items()
+        }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # starts every pool at its size
+        # A class's kernels are a reserve for the class's arrival: once used, its
+        # lessons are kept at the usual size. Refilling thirty kernels while thirty
+        # learners click would slow every click for minutes.
+        usual = max(self.usual_pool_size, 0)
+        env = self.default_env_variables
+        self.kernel_pools_config = {"default": {"pool_size": usual, "kernel_env_variables": env}}
+
+    def fill_if_needed(self, *args: Any, **kwargs: Any) -> None:
+        super().fill_if_needed(*args, **kwargs)
+        if getattr(self, "_watcher", None) is None:
+            self._watcher = asyncio.get_event_loop().create_task(self._watch_ready())
+
+    async def _initialize(
+        self, notebook_path: str, kernel_id: str | None = None, **kwargs: Any
+    ) -> Any:
+        """Start a kernel and run its lesson, at most one per CPU at a time: forty
+        kernels started at once on two cores (a class's pool, or its refills) would
+        all be slow, and slow down every learner's clicks meanwhile."""
+        if kernel_id is not None:  # a restart of a kernel in use
+            return await super()._initialize(notebook_path, kernel_id, **kwargs)
+        if getattr(self, "_slots", None) is None:
+            self._slots = asyncio.Semaphore(max(1, os.cpu_count() or 1))
+        async with self._slots:
+            content = await super()._initialize(notebook_path, None, **kwargs)
+            try:
+                await self._until_ready(content)
+            except Exception as error:  # the page that claims it will try another
+                self.log.warning("A kernel for %s failed: %s", notebook_path, error)
+            return content
+
+    def readiness(self) -> tuple[int, int]:
+        """(kernels that have run their lesson, kernels in the pools)."""
+        ready = total = 0
+        for pool in self._pools.values():
+            for task in pool:
+                total += 1
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    ready += self._is_ready(task.result())
+        return ready, total
+
+    async def _replace_dead(self) -> None:
+        """A kernel in a pool that failed to start or has died since is replaced
+        before a learner can be handed it."""
+        for name, pool in list(self._pools.items()):
+            for task in list(pool):
+                if not task.done():
                     continue
-                if not await ensure_async(self.get_kernel(kernel_id).is_alive()):
-                    # A learner's kernel that died: gone from the API, so its page says so.
-                    self.log.warning("Kernel %s stopped: removing it", kernel_id)
-                    with contextlib.suppress(Exception):
+                kernel_id = None
+                if not task.cancelled() and task.exception() is None:
+                    kernel_id = task.result()["kernel_id"]
+                    manager = self.get_kernel(kernel_id) if kernel_id in self else None
+                    if manager is not None and await ensure_async(manager.is_alive()):
+                        continue
+                if task not in pool:
+                    continue
+                pool.remove(task)
+                self.log.warning("A kernel for %s stopped: starting another", name)
+                if kernel_id is not None and kernel_id in self:
+                    with contextlib.suppress(Exception):  # already gone
                         await self.shutdown_kernel(kernel_id, now=True)
+                self.fill_if_needed(delay=0, notebook_name=name)
+        pooled = {
+            task.result()["kernel_id"]
+            for pool in self._pools.values()
+            for task in pool
+            if task.done() and not task.cancelled() and task.exception() is None
+        }
+        for kernel_id in list(self.list_kernel_ids()):
+            if kernel_id in pooled or kernel_id not in self:
+                continue
+            if not await ensure_async(self.get_kernel(kernel_id).is_alive()):
+                # A learner's kernel that died: gone from the API, so its page says so.
+                self.log.warning("Kernel %s stopped: removing it", kernel_id)
+                with contextlib.suppress(Exception):
+                    await self.shutdown_kernel(kernel_id, now=True)
 
-        async def _watch_ready(self) -> None:
-            """Say in the log when every pool is ready (the teacher's signal before a
-            class; the tests wait for it too), and how far it got every ten seconds."""
-            was_ready = False
-            last = time.monotonic()
-            while True:
-                await asyncio.sleep(0.5)
-                try:
-                    await self._replace_dead()
-                    ready, total = self.readiness()
-                except Exception:  # the watch goes on; the next round tries again
-                    self.log.exception("Checking the kernel pools failed")
-                    continue
-                # With no kernels kept ready (`--pool 0`, as on a Hub) the site is ready at
-                # once: each page starts its own kernel. Said once, like a filled pool.
-                now_ready = ready == total
-                if now_ready and not was_ready:
-                    if total:
-                        self.log.info(
-                            "Penang site ready: %d kernel(s) have run their lessons", ready
-                        )
-                    else:
-                        self.log.info(
-                            "Penang site ready: no kernels are kept ready (pool size 0), "
-                            "each lesson page starts its own"
-                        )
-                elif not now_ready and time.monotonic() - last > 10:
-                    self.log.info("Penang site starting: %d of %d kernels ready", ready, total)
-                    last = time.monotonic()
-                was_ready = now_ready
+    async def _watch_ready(self) -> None:
+        """Say in the log when every pool is ready (the teacher's signal before a
+        class; the tests wait for it too), and how far it got every ten seconds."""
+        was_ready = False
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                await self._replace_dead()
+                ready, total = self.readiness()
+            except Exception:  # the watch goes on; the next round tries again
+                self.log.exception("Checking the kernel pools failed")
+                continue
+            # With no kernels kept ready (`--pool 0`, as on a Hub) the site is ready at
+            # once: each page starts its own kernel. Said once, like a filled pool.
+            now_ready = ready == total
+            if now_ready and not was_ready:
+                if total:
+                    self.log.info("Penang site ready: %d kernel(s) have run their lessons", ready)
+                else:
+                    self.log.info(
+                        "Penang site ready: no kernels are kept ready (pool size 0), "
+                        "each lesson page starts its own"
+                    )
+            elif not now_ready and time.monotonic() - last > 10:
+                self.log.info("Penang site starting: %d of %d kernels ready", ready, total)
+                last = time.monotonic()
+            was_ready = now_ready
 
-        def _is_ready(self, content: dict[str, Any]) -> bool:
-            render: asyncio.Task[Any] = content["task"]
-            return render.done() or content["kernel_id"] in RequestInfoSocketHandler._waiters
+    def _is_ready(self, content: dict[str, Any]) -> bool:
+        render: asyncio.Task[Any] = content["task"]
+        return render.done() or content["kernel_id"] in _request_info()._waiters
 
-        async def _until_ready(self, content: dict[str, Any]) -> None:
-            """Wait until the kernel has run its lesson (or waits for the page's query
-            string); raise if it died on the way."""
-            deadline = time.monotonic() + READY_TIMEOUT
-            checked = 0.0
-            while not self._is_ready(content) and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
-                if time.monotonic() - checked > 0.5:
-                    checked = time.monotonic()
-                    manager = self.get_kernel(content["kernel_id"])
-                    if not await ensure_async(manager.is_alive()):
-                        raise RuntimeError("the kernel stopped while running its lesson")
-            render: asyncio.Task[Any] = content["task"]
-            if render.done() and render.exception() is not None:
-                raise RuntimeError(f"the lesson failed to run: {render.exception()}")
-            if not await ensure_async(self.get_kernel(content["kernel_id"]).is_alive()):
-                raise RuntimeError("the kernel has stopped")
+    async def _until_ready(self, content: dict[str, Any]) -> None:
+        """Wait until the kernel has run its lesson (or waits for the page's query
+        string); raise if it died on the way."""
+        deadline = time.monotonic() + READY_TIMEOUT
+        checked = 0.0
+        while not self._is_ready(content) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            if time.monotonic() - checked > 0.5:
+                checked = time.monotonic()
+                manager = self.get_kernel(content["kernel_id"])
+                if not await ensure_async(manager.is_alive()):
+                    raise RuntimeError("the kernel stopped while running its lesson")
+        render: asyncio.Task[Any] = content["task"]
+        if render.done() and render.exception() is not None:
+            raise RuntimeError(f"the lesson failed to run: {render.exception()}")
+        if not await ensure_async(self.get_kernel(content["kernel_id"]).is_alive()):
+            raise RuntimeError("the kernel has stopped")
 
-        async def get_rendered_notebook(
-            self,
-            notebook_name: str,
-            extra_kernel_env_variables: dict[str, str] | None = None,
-            **kwargs: Any,
-        ) -> Any:
-            extra = extra_kernel_env_variables or {}
-            pool = self._pools.setdefault(notebook_name, [])
-            problem: BaseException | None = None
-            for _ in range(START_ATTEMPTS):
-                if not pool:
-                    self.fill_if_needed(delay=0, notebook_name=notebook_name, **kwargs)
-                item = pool.pop(0)  # claimed: no other page gets this kernel
-                if not item.done():
-                    _wake()  # a refill sleeping out its delay is needed now
-                self.fill_if_needed(
-                    delay=None,
-                    notebook_name=notebook_name,
-                    extra_kernel_env_variables=extra,
-                    **kwargs,
-                )
-                content: dict[str, Any] = {}
-                try:
-                    content = await item
-                    await self._until_ready(content)
-                except Exception as error:  # a kernel that died: try the next one
-                    problem = error
-                    self.log.warning("A kernel for %s failed: %s", notebook_name, error)
-                    if content.get("kernel_id") in self:
-                        await self.shutdown_kernel(content["kernel_id"], now=True)
-                    continue
-                renderer = content["renderer"]
-                renderer.stop_generator = True
-                kernel_id = content["kernel_id"]
-                self.log.info("Using pre-heated kernel %s for %s", kernel_id, notebook_name)
-                return content["task"], renderer.rendered_cache, kernel_id
-            raise RuntimeError(f"no kernel could start for {notebook_name}") from problem
+    async def get_rendered_notebook(
+        self,
+        notebook_name: str,
+        extra_kernel_env_variables: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        extra = extra_kernel_env_variables or {}
+        pool = self._pools.setdefault(notebook_name, [])
+        problem: BaseException | None = None
+        for _ in range(START_ATTEMPTS):
+            if not pool:
+                self.fill_if_needed(delay=0, notebook_name=notebook_name, **kwargs)
+            item = pool.pop(0)  # claimed: no other page gets this kernel
+            if not item.done():
+                _wake()  # a refill sleeping out its delay is needed now
+            self.fill_if_needed(
+                delay=None,
+                notebook_name=notebook_name,
+                extra_kernel_env_variables=extra,
+                **kwargs,
+            )
+            content: dict[str, Any] = {}
+            try:
+                content = await item
+                await self._until_ready(content)
+            except Exception as error:  # a kernel that died: try the next one
+                problem = error
+                self.log.warning("A kernel for %s failed: %s", notebook_name, error)
+                if content.get("kernel_id") in self:
+                    await self.shutdown_kernel(content["kernel_id"], now=True)
+                continue
+            renderer = content["renderer"]
+            renderer.stop_generator = True
+            kernel_id = content["kernel_id"]
+            self.log.info("Using pre-heated kernel %s for %s", kernel_id, notebook_name)
+            return content["task"], renderer.rendered_cache, kernel_id
+        raise RuntimeError(f"no kernel could start for {notebook_name}") from problem
 
-        async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
-            _owners.pop(kernel_id, None)
-            RequestInfoSocketHandler._cache.pop(kernel_id, None)
-            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+    async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
+        _owners.pop(kernel_id, None)
+        _request_info()._cache.pop(kernel_id, None)
+        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
-    return SiteKernels
+
+def site_pool_class(stock: Any, default_pool_size: int) -> Any:
+    """The class Voila's factory built for preheated kernels (`stock`) with the site's changes
+    (`SiteKernels`) in front of it, keeping `default_pool_size` kernels ready per lesson."""
+    namespace = {"usual_pool_size": default_pool_size, "__module__": __name__}
+    return type(stock)("SiteKernels", (SiteKernels, stock), namespace)
 
 
 def _site_kernels() -> None:

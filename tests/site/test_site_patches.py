@@ -148,7 +148,11 @@ def test_every_pool_method_the_kernel_patch_overrides_is_checked_at_start_up() -
     stock = site.resolve(site._POOL)
     assert stock.__name__ == "VoilaKernelManager"
     assert "site" not in stock.__module__, "the check looks at Voila's class, not ours"
-    ours = site.site_pool_class(stock, 1)
+    # The site's half of the class (module-level); Voila's factory puts it in front of `stock`.
+    ours = site.SiteKernels
+    built = site.site_pool_class(stock, 1)
+    assert built.__mro__[1:3] == (ours, stock) and built.usual_pool_size == 1
+    assert built._all_trait_default_generators["kernel_pools_config"] is vars(ours)["_site_pools"]
     overridden = {
         name
         for name, value in vars(ours).items()
