@@ -11,8 +11,11 @@ The engine's hottest modules are compiled with mypyc in a wheel built with `PENA
 and pure Python in every other install: `penang_lib.engine.compiled.engine_runs()` says which.
 
 The package's folders are its layers, each importing only those below it: `engine` (the rules,
-with its bit-mask internals in `engine.fast`), `data` (pandas frames), `cli` (the command) and
-`site` (what Voila serves); `notebooks` is the lessons, shipped as package data.
+with its bit-mask internals in `engine.fast`), `course` (lesson positions, quizzes, puzzles,
+reviews, progress and links to a lesson page, judged by the engine, no Jupyter), `data` (pandas
+frames), `widgets` (the Jupyter widgets the lessons show; the repository's top folder
+`widgets/`), `cli` (the command) and `site` (what Voila serves); `notebooks` is the lessons,
+shipped as package data.
 """
 
 from penang_lib.data.simulate import simulate, summary
