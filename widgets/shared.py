@@ -24,6 +24,8 @@ HIDDEN = "penang-hidden"
 
 W = TypeVar("W", bound=widgets.Widget)
 
+# Mutable on purpose: the point of this module is one widget per kind and settings for the
+# whole kernel, so both registries live as long as the kernel.
 _SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], Any] = {}
 """The shared widgets of this kernel, by kind and settings."""
 _FROZEN: dict[type, type] = {}

@@ -552,6 +552,8 @@ def _plain_solver(values: tuple[int, ...], all_joker_melds: bool) -> _Solver:
     return _Solver(search, walk, best.cache_clear)
 
 
+# Mutable on purpose: a cache of built solvers, one per card-value table and joker rule, kept
+# small (cleared at 16 entries); each process builds its own.
 _SOLVERS: dict[tuple[tuple[int, ...], bool, bool], _Solver] = {}
 
 

@@ -46,6 +46,7 @@ _RANGE_52 = range(52)
 
 Shape = tuple[tuple[int, ...], tuple[int, ...]]
 """Per suit, a bit mask of the ranks held (bit r-1); per rank 1..13, how many are held."""
+# Mutable on purpose: the memo of `hand_shape` (cleared at 50,000 hands), per process.
 _SHAPES: dict[Counts, Shape] = {}
 
 
