@@ -343,11 +343,6 @@ def accepting_cards(meld: Meld) -> list[Card]:
     return _accepting_cards(_meld(meld))
 
 
-def takes_joker(meld: Meld) -> bool:
-    """A joker can be laid off on any set and on any run shorter than 14 cards."""
-    return _takes_joker(_meld(meld))
-
-
 def iter_lay_offs(counts: Counts, table: Sequence[Meld]) -> Iterator[TableOption]:
     """Every lay-off the hand has: each card it holds that fits a table meld, at each end."""
     return _iter_lay_offs(require_counts(counts), require_table(table))
@@ -369,7 +364,24 @@ def swap_leaves_action(
 def find_action(
     counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules
 ) -> Action | None:
-    """An action the player can take now, swaps first where they are needed, or None (dead)."""
+    """An action the player can take now, swaps first where they are needed, or None (dead).
+
+    `can_play` says whether a player can act (a `Verdict` naming the rule); this says how: the
+    `Action`'s `meld` to lay down or `lay_off` to make, after its `swaps` (rule `swap`), in order.
+    The engine asks the same question of its own hands (`Deal`, `can_play`); this door checks
+    its arguments first.
+
+    >>> from penang_lib import Rules, check_meld, parse_cards
+    >>> from penang_lib.engine.cards import to_counts
+    >>> table = [check_meld("5H 6H 7H").reading]
+    >>> action = find_action(to_counts(parse_cards("8H 9C")), table, True, Rules())
+    >>> action.rule, str(action.lay_off.card)
+    ('lay-off', '8H')
+    >>> str(find_action(to_counts(parse_cards("9C 9D 9S")), [], False, Rules()).meld)
+    '9S 9D 9C'
+    >>> find_action(to_counts(parse_cards("2D 9C")), table, True, Rules()) is None
+    True
+    """
     return _find_action(
         require_counts(counts),
         require_table(table),

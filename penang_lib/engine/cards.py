@@ -188,10 +188,6 @@ class Card:
         """The physical card: a joker without its note."""
         return JOKER if self.is_joker else self
 
-    @property
-    def is_red(self) -> bool:
-        return self.suit in RED_SUITS
-
     def sort_key(self) -> tuple[int, int, int]:
         """Jokers last; naturals by suit (S H D C) then rank."""
         return self.order

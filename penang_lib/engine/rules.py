@@ -314,11 +314,6 @@ class Rules:
             )
         return value
 
-    def house_rules_in_use(self) -> list[str]:
-        """The house-rule fields that differ from the default."""
-        default = Rules()
-        return [name for name in HOUSE_RULE_FIELDS if getattr(self, name) != getattr(default, name)]
-
 
 DEFAULT: Final = Rules()
 """The rule book's rules (`Rules()`), shared."""

@@ -8,9 +8,9 @@ from types import ModuleType
 
 import pytest
 
-from penang_lib.engine import checks, deal
+from penang_lib.engine import analysis, checks, deal
 
-MODULES = (deal, checks)
+MODULES = (deal, checks, analysis)
 """The modules whose examples run (only these: the others' docstrings are not collected)."""
 
 ENTRY_POINTS = (
