@@ -6,9 +6,7 @@ gets a `PlayerView`, never the `Deal`, and must only ever play legal moves.
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -34,13 +32,11 @@ from penang_lib.engine.bots import (
     GreedyBot,
     RandomBot,
     make_bot,
-    play_deal_explained,
     play_move,
 )
 from penang_lib.engine.cards import from_counts, full_deck, parse_cards, to_counts
 from penang_lib.engine.fast.meld_count import count_melds, has_meld, nth_meld
 from penang_lib.engine.view import PlayerView
-from tests.checkout import REPO
 from tests.conftest import prepared
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -642,56 +638,3 @@ def test_the_view_lists_each_ace_to_ace_move_once(hand: str) -> None:
     assert len(listed) == len(set(listed)) == view.count_moves() == len(view.legal_moves)
     assert set(listed) == set(deal.legal_moves)
     assert [view.nth_move(k) for k in range(len(listed))] == listed
-
-
-# -- issue 29, item 3: the reasons speak the lessons' words -------------------------------------
-UNTAUGHT = ("unseen", "opens the table", "smallest", "feeds", "feed nobody", "spare turn")
-"""Phrasings the bots used that no lesson teaches (issue 29, item 3)."""
-PLAIN = {"i", "me", "am", "fewest", "less", "nowhere", "higher"}
-"""Ordinary words the bots' reasons may use although no lesson happens to write them."""
-
-
-def _lesson_words() -> set[str]:
-    words: set[str] = set()
-    for path in sorted((REPO / "notebooks" / "lessons").glob("*.ipynb")):
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            if cell["cell_type"] == "markdown":
-                words.update(re.findall(r"[a-z]+", "".join(cell["source"]).lower()))
-    return words
-
-
-def test_every_reason_is_whole_sentences_in_words_the_lessons_teach() -> None:
-    """Every reason the careful, greedy and random bots give in many deals (3 to 5 players,
-    each bot alone and mixed) is one or more whole sentences (a capital first, a full stop
-    last, every placeholder filled), avoids the phrasings nobody taught, and uses only words
-    the lessons' text uses (or a few ordinary ones)."""
-    taught = _lesson_words() | PLAIN
-    whys: set[str] = set()
-    for bots in ("careful", "greedy", "careful,greedy,random"):
-        for players in (3, 4, 5):
-            for seed in range(25):
-                whys.update(c.why for c in play_deal_explained(seed, players, bots)[1])
-    starts = Counter(why.split(":")[0].split()[0] for why in whys)
-    assert {"Careful", "Greedy", "Random", "My", "I"} <= set(starts), starts
-    assert any("a second action this turn" in why for why in whys)
-    for why in whys:
-        assert why[0].isupper() and why.endswith("."), why
-        assert "{" not in why and "}" not in why and "  " not in why, why
-        for sentence in re.split(r"(?<=[.!?]) ", why):
-            assert sentence[0].isupper() and sentence.endswith("."), (sentence, why)
-        lowered = why.lower()
-        assert not any(phrase in lowered for phrase in UNTAUGHT), why
-        unknown = set(re.findall(r"[a-z]+", lowered)) - taught
-        assert not unknown, (unknown, why)
-
-
-def test_the_duplicate_benchmark_pairs_each_seat_with_the_old_rule() -> None:
-    """`benchmarks.bench_careful`: the old rule against itself differs by nothing, a variant that
-    never sheds a second card sheds none, and the adopted rule is the bot's own."""
-    from benchmarks.bench_careful import VARIANTS, measure
-
-    same = measure("today", "careful", deals=3, seed=0)
-    assert same.diffs == [0.0, 0.0, 0.0] and same.wins == same.base_wins and same.pairs == 12
-    assert measure("never", "careful", deals=3, seed=0).sheds == 0
-    adopted = measure("adopted", "new", deals=2, seed=40)
-    assert adopted.pairs == 8 and "adopted" in VARIANTS
