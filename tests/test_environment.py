@@ -8,19 +8,8 @@ one only, fails here.
 from __future__ import annotations
 
 import re
-import sys
-from typing import Any
 
-import yaml
-
-from tests.checkout import REPO
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
-ROOT = REPO
+from tests.helpers.project import environment, pyproject
 
 # Entries that are about the environment, not packages the kit needs.
 IGNORED = {"python", "pip"}
@@ -80,18 +69,6 @@ def requirements(lines: list[str]) -> dict[str, str | None]:
         assert name not in result, f"{name} is listed twice"
         result[name] = bound
     return result
-
-
-def pyproject() -> dict[str, Any]:
-    with (ROOT / "pyproject.toml").open("rb") as file:
-        data: dict[str, Any] = tomllib.load(file)
-    return data
-
-
-def environment() -> dict[str, Any]:
-    with (ROOT / "environment.yml").open(encoding="utf-8") as file:
-        data: dict[str, Any] = yaml.safe_load(file)
-    return data
 
 
 def pyproject_requirements() -> dict[str, str | None]:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import penang_lib
 from tests.checkout import REPO
+from tests.helpers.project import pyproject
 from tests.helpers.wheel import the_wheel
-from tests.test_environment import pyproject
 
 SETUPTOOLS = pyproject()["tool"]["setuptools"]
 PACKAGES: list[str] = SETUPTOOLS["packages"]

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from tests.checkout import REPO
-from tests.test_environment import pyproject
+from tests.helpers.project import pyproject
 
 CACHE = REPO / ".cache" / "wheel"
 VENV = CACHE / "venv"

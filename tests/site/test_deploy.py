@@ -52,7 +52,7 @@ from penang_lib.site.serve import (
     normal_base_url,
 )
 from tests.checkout import REPO
-from tests.test_environment import environment, pyproject
+from tests.helpers.project import environment, pyproject
 from tools.learners import run_sync
 
 ROOT = REPO
