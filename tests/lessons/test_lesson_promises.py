@@ -13,7 +13,7 @@ import re
 
 from penang_lib import CarefulBot, LayOff, MeldMove, PlayerView
 from penang_lib.engine.bots import play_deal_explained
-from tests.lessons.test_lesson_steps_stepper import cells, one, plain, run_cells
+from tests.helpers.notebooks import cells, one, plain, run_cells
 
 LESSON_4 = "04_lay_offs.ipynb"
 LESSON_8 = "08_play.ipynb"
