@@ -266,7 +266,7 @@ ADDRESS = "07_whole_deal.ipynb?seed=5&players=4&bots=careful&step=0"
 
 
 def finished_review_link() -> str:
-    from tests.widgets.test_review import lesson_table, play_to_the_end
+    from tests.helpers.widgets import lesson_table, play_to_the_end
 
     table = lesson_table()
     play_to_the_end(table, learner="careful")
@@ -276,7 +276,7 @@ def finished_review_link() -> str:
 def site_widgets(review_query: str) -> dict[str, str]:
     """The HTML of every link to a page of the site a lesson's widgets draw: the stepper's
     "link to this step", the review's link (and its stepper's), lesson 7's list and table."""
-    from tests.widgets.test_review import lesson_table
+    from tests.helpers.widgets import lesson_table
 
     stepper = DealStepper.from_seed(5, 4, "careful", page="07_whole_deal.ipynb")
     table = lesson_table()

@@ -13,7 +13,7 @@ import traitlets
 from penang_lib import Deal, MeldMove
 from penang_lib.engine.cards import Card
 from penang_lib.widgets.play import MOVED, PlayTable
-from tests.widgets.test_widget_play import hidden_cards, leaks, shown, text
+from tests.helpers.widgets import hidden_cards, leaks, shown, text
 
 
 def secret(table: PlayTable) -> set[Card]:

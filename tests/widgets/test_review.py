@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from penang_lib import CarefulBot, Deal, LayOff, MeldMove, PlayerView, Swap
+from penang_lib import CarefulBot, Deal, PlayerView
 from penang_lib.course.review import (
     LINKED,
     MENU_NONE,
@@ -24,47 +24,15 @@ from penang_lib.course.review import (
     turn_lines,
 )
 from penang_lib.course.review import codec as review_codec
-from penang_lib.engine.bots import make_bot
 from penang_lib.widgets import render
-from penang_lib.widgets.play import HINT_BUTTONS, PlayTable
 from penang_lib.widgets.review import DealReview, open_review_link
 from penang_lib.widgets.shared import is_shown
-from tests.widgets.test_widget_play import hidden_cards, leaks
-
-LESSON_8 = {"seat": 0, "players": 4, "bots": "careful", "seed": 4}
-"""Lesson 8's table (notebooks/lessons/data/08_play.json: seed 4, West deals)."""
+from tests.helpers.widgets import hidden_cards, leaks, lesson_table, play_to_the_end
 
 
 def words(value: str) -> str:
     """An HTML value as the words a learner reads (a drawn joker is an empty span)."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
-
-
-def lesson_table() -> PlayTable:
-    return PlayTable(**LESSON_8, deal=Deal(players=4, seed=4, dealer=3))  # type: ignore[arg-type]
-
-
-def play_to_the_end(table: PlayTable, learner: str = "greedy") -> None:
-    """Play the learner's seat with a bot's choices through the table's buttons, the way a hint
-    has a learner do it: the move's cards selected (and its meld chosen), the move kept as the
-    table keeps a hint's (so a joker keeps its reading), and the button that plays it pressed.
-    The other seats play through Bots to my turn."""
-    bot = make_bot(learner, 1)
-    deal = table.deal
-    while not deal.is_over:
-        if deal.turn != table.seat:
-            table.buttons["Bots to my turn"].click()
-            continue
-        move = bot.choose(PlayerView.of(deal)).move
-        if isinstance(move, MeldMove):
-            table.hand_panel.mark([c.plain for c in move.cards])
-        elif isinstance(move, LayOff | Swap):
-            table.hand_panel.mark([move.card.plain])
-            table.target.value = move.target
-        table.controls.hint.remember(move, table.selected(), deal.state_key())
-        before = len(deal.move_stack)
-        table.buttons[HINT_BUTTONS[move.type]].click()
-        assert len(deal.move_stack) == before + 1 and deal.move_stack[-1] == move
 
 
 # -- the over trait and the button ------------------------------------------------------------

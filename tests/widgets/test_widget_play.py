@@ -4,7 +4,6 @@ against the engine (every expectation is computed from penang_lib, not written d
 from __future__ import annotations
 
 import html
-import json
 import re
 
 import pytest
@@ -27,50 +26,13 @@ from penang_lib.engine.explain import explain
 from penang_lib.widgets.base import OOPS
 from penang_lib.widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, PlayTable
 from penang_lib.widgets.shared import is_shown
+from tests.helpers.widgets import hidden_cards, leaks, shown, text
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def shown(table: PlayTable) -> list[str]:
-    """The descriptions of the visible card toggles, in order."""
-    return [t.description for t in table.toggles if is_shown(t)]
-
-
-def text(html_value: str) -> str:
-    """An HTML value as the words a learner reads."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", html_value))
-
-
 def rules_shown(table: PlayTable) -> list[str]:
     """The rule ids of the badges in the message panel."""
     return re.findall(r'class="penang-badge[^"]*"[^>]*>([^<]+)<', table.message.value)
-
-
-def state_text(table: PlayTable) -> str:
-    """Every synced trait of every widget of the tree, as one text."""
-    return json.dumps([w.get_state() for w in table.walk()], default=str, ensure_ascii=False)
-
-
-def hidden_cards(deal: Deal, seat: int) -> set[Card]:
-    """The cards in the other hands that are not (in any copy) on the table."""
-    public = {c.plain for meld in deal.table for c in meld.cards}
-    return {
-        card
-        for p in range(deal.players)
-        if p != seat
-        for card in deal.hand(p)
-        if not card.is_joker and card not in public
-    }
-
-
-def leaks(table: PlayTable, cards: set[Card]) -> list[str]:
-    """Which of `cards` appear in the widgets' state: as symbol, notation or name."""
-    state = state_text(table)
-    found = []
-    for card in cards:
-        notation = re.compile(rf"(?<![A-Za-z0-9]){re.escape(str(card))}(?![A-Za-z0-9])")
-        if card.symbol in state or card.name in state or notation.search(state):
-            found.append(str(card))
-    return sorted(found)
 
 
 def click(table: PlayTable, symbol: str) -> None:
