@@ -26,7 +26,7 @@ from penang_lib.site.serve import catalogue
 from penang_lib.site.settings import puzzles_total
 from penang_lib.widgets.lessons import lesson_data
 from penang_lib.widgets.quiz import Quiz
-from tests.course.test_progress import BAD_TEXTS, GOOD_TEXTS
+from tests.helpers.progress import BAD_TEXTS, GOOD_TEXTS
 from tests.site.conftest import Visit, lesson_url, open_page
 from tests.site.test_pages import axe_violations, error_outputs
 from tools.site_runner import Server, free_port, start_site, wait_ready
