@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import BrowserContext, Locator, Page
+from playwright.sync_api import BrowserContext, Page
 
 from penang_lib import play_deal
 from penang_lib.widgets.lessons import lesson_data
+from tests.helpers.browser import button
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 STEPPER = "07_whole_deal.ipynb"
 PLAY = "08_play.ipynb"
 CHECKER = "02_melds.ipynb"
-
-
-def button(scope: Locator, name: str) -> Locator:
-    return scope.locator("button").filter(has_text=re.compile(rf"^\s*{re.escape(name)}\s*$"))
 
 
 def changed(page: Page, selector: str, before: str) -> None:

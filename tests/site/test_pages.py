@@ -6,41 +6,16 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext
 
 from penang_lib.site.serve import catalogue
-from penang_lib.widgets.base import OOPS
-from tests.site.conftest import AXE, lesson_url, open_page
+from tests.helpers.browser import axe_violations, error_outputs
+from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 LESSONS = [lesson["file"] for lesson in catalogue()]
-
-
-def error_outputs(page: Page) -> list[str]:
-    """Error and stderr outputs of the page's cells, and any traceback text."""
-    found: list[str] = page.eval_on_selector_all(
-        "[data-mime-type*='error'], [data-mime-type*='stderr']", "els => els.map(e => e.innerText)"
-    )
-    text = page.inner_text("body")
-    for marker in ("Traceback", OOPS):
-        if marker in text:
-            found.append(marker)
-    return found
-
-
-def axe_violations(page: Page) -> list[dict[str, Any]]:
-    """Serious and critical accessibility violations that axe-core finds on the page."""
-    assert AXE.exists(), f"axe-core is missing at {AXE}: `make test` installs it with npm"
-    page.add_script_tag(path=str(AXE))
-    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
-    return [
-        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_the_landing_page_lists_every_lesson_in_order(

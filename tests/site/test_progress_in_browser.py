@@ -11,7 +11,6 @@ import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,14 +25,20 @@ from penang_lib.site.serve import catalogue
 from penang_lib.site.settings import puzzles_total
 from penang_lib.widgets.lessons import lesson_data
 from penang_lib.widgets.quiz import Quiz
+from tests.helpers.browser import (
+    SHOTS,
+    WAIT_MS,
+    axe_violations,
+    error_outputs,
+    landing,
+    mark,
+    wait_stored,
+)
 from tests.helpers.progress import BAD_TEXTS, GOOD_TEXTS
-from tests.site.conftest import Visit, lesson_url, open_page
-from tests.site.test_pages import axe_violations, error_outputs
+from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server, free_port, start_site, wait_ready
 
-SHOTS = Path("/tmp/shots")
 TITLES = {lesson["file"]: lesson["title"] for lesson in catalogue()}
-WAIT_MS = 30_000
 
 
 def stored(page: Page) -> Any:
@@ -51,25 +56,6 @@ def raw(page: Page) -> str | None:
         f"() => window.localStorage.getItem({json.dumps(STORAGE_KEY)})"
     )
     return text
-
-
-def wait_stored(page: Page, condition: str) -> None:
-    """Wait until the stored progress `p` meets the JavaScript `condition`."""
-    page.wait_for_function(
-        f"""() => {{ const t = window.localStorage.getItem({json.dumps(STORAGE_KEY)});
-                   if (!t) return false; const p = JSON.parse(t); return {condition}; }}""",
-        timeout=WAIT_MS,
-    )
-
-
-def landing(site: Server, context: BrowserContext) -> Visit:
-    return open_page(context, site.url, widgets=False)
-
-
-def mark(page: Page, file: str) -> str:
-    """What the landing page says beside a lesson ("" while hidden)."""
-    found = page.locator(f'.done[data-file="{file}"]')
-    return found.inner_text() if found.is_visible() else ""
 
 
 def answer_right(page: Page, stem: str, question: int) -> None:

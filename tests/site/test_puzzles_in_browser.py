@@ -16,9 +16,8 @@ from playwright.sync_api import BrowserContext, Locator, Page
 from penang_lib.course.puzzles import Puzzle, PuzzleError, find_puzzle, judge, shipped_puzzles
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap
 from penang_lib.widgets.puzzle import COUNTED, MISSED, SOLVED
+from tests.helpers.browser import SHOTS, axe_violations, error_outputs, landing, mark, wait_stored
 from tests.site.conftest import lesson_url, open_page
-from tests.site.test_pages import axe_violations, error_outputs
-from tests.site.test_progress_in_browser import SHOTS, landing, mark, wait_stored
 from tools.site_runner import Server
 
 PAGE = "11_puzzles.ipynb"

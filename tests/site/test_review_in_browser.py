@@ -12,9 +12,8 @@ from penang_lib import Deal
 from penang_lib.course.review import Review, encode, turn_lines
 from penang_lib.engine.bots import bots_around, make_bot, play_move
 from penang_lib.widgets.lessons import lesson_data
+from tests.helpers.browser import axe_violations, button
 from tests.site.conftest import lesson_url, open_page
-from tests.site.test_lessons_in_browser import button
-from tests.site.test_pages import axe_violations
 from tools.site_runner import Server
 
 PLAY = "08_play.ipynb"

@@ -23,8 +23,8 @@ from penang_lib.site.serve import (
     rule_sheet,
 )
 from tests.checkout import REPO
+from tests.helpers.browser import axe_violations
 from tests.site.conftest import lesson_url, open_page
-from tests.site.test_pages import axe_violations
 from tools.site_runner import Server
 
 TERMS = ("passport", "lay-off", "swap", "Dead", "Game", "deadwood", "count")

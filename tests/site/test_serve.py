@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import json
 import os
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from traitlets.config.loader import PyFileConfigLoader
 
 from penang_lib.cli import main
 from penang_lib.site.serve import (
@@ -31,12 +28,8 @@ from penang_lib.site.serve import (
     voila_command,
     voila_env,
 )
+from tests.helpers.site import site_changes, site_config
 from tools.learners import run_sync
-
-
-def site_config() -> object:
-    loader = PyFileConfigLoader("voila.py", path=str(SITE))
-    return loader.load_config()
 
 
 def test_the_settings_strip_sources_hide_tracebacks_and_refuse_overrides() -> None:
@@ -52,11 +45,6 @@ def test_the_settings_strip_sources_hide_tracebacks_and_refuse_overrides() -> No
     assert app.ip == "127.0.0.1" and app.port == 8866
     lessons = app.tornado_settings["jinja_template_vars"]["lessons"]
     assert lessons == catalogue()
-
-
-def site_changes() -> ModuleType:
-    """The site's changes to Voila, `penang_lib.site.patches`, as the settings import it."""
-    return importlib.import_module("penang_lib.site.patches")
 
 
 def test_the_settings_install_the_sites_changes_to_voila() -> None:

@@ -18,7 +18,7 @@ from packaging.version import Version
 from traitlets.config import Application
 
 from tests.checkout import REPO
-from tests.site.test_serve import site_changes
+from tests.helpers.site import site_changes
 from tools.site_runner import start_site
 
 
@@ -43,7 +43,7 @@ def test_the_configuration_points_the_site_uses_instead_of_patches_exist() -> No
     from jupyter_server.services.kernels.connection.base import BaseKernelWebsocketConnection
     from voila.treehandler import VoilaTreeHandler
 
-    from tests.site.test_serve import site_config
+    from tests.helpers.site import site_config
 
     site = site_changes()
     traits = voila.app.Voila.class_traits()
