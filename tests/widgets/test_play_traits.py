@@ -1,5 +1,7 @@
 """PlayTable's `deal` and `seat` are traitlets: `ipywidgets.link` and `.observe` work on them as on
-any widget, a refused value changes nothing, and neither trait ever reaches the browser."""
+any widget, a refused value changes nothing, and neither trait ever reaches the browser.
+
+A second file on widgets/play.py, named test_<module>_<aspect>.py (test_play.py is the first)."""
 
 from __future__ import annotations
 

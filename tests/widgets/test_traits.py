@@ -1,4 +1,7 @@
-"""The widgets' own state is a trait: `ipywidgets.link` and `.observe` work as on any widget."""
+"""The widgets' own state is a trait: `ipywidgets.link` and `.observe` work as on any widget.
+
+It checks several widgets modules (stepper, checker, quiz), so it is named for what it checks
+rather than after one module."""
 
 from __future__ import annotations
 

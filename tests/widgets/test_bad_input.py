@@ -2,7 +2,8 @@
 link, the widget shows one sentence, keeps its state and lets no exception escape; an author's
 bad argument is refused at once with a sentence naming it.
 
-Every expectation is computed from penang_lib, not written down."""
+Every expectation is computed from penang_lib, not written down. It checks several widgets
+modules, so it is named for what it checks rather than after one module."""
 
 from __future__ import annotations
 
