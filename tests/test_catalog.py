@@ -120,6 +120,7 @@ def test_the_check_sees_what_escapes(tmp_path: Path) -> None:
         ('<p class="note"><strong>Not a meld.</strong></p>', True),
         ('<div class="penang-svg-chart" role="img">', False),
         ("display: flex; flex-wrap: wrap", False),
+        ("application/javascript; charset=UTF-8", False),
         ("8H", False),
         ("lay_off", False),
     ],

@@ -8,7 +8,7 @@ with its HTML tags taken out, it holds two words in a row, and it is none of the
   value given to the API), a name given to one of `PROGRAMMER_CALLS` (the engine's argument
   checks), an `assert`'s message, a log or a warning;
 - on a line that says why it is not for learners, in a comment `# not for learners: REASON`;
-- markup: CSS declarations, a regular expression, or one of `NOT_WORDS`;
+- markup: CSS declarations, a media type, a regular expression, or one of `NOT_WORDS`;
 - in a module a learner never reads (`NOT_FOR_LEARNERS`: the teacher's terminal and the server).
 
 Learner-facing prose must be an argument of `_()`, `N_()` or `ngettext()` (see `penang_lib.i18n`).
@@ -97,6 +97,7 @@ _ENTITY = re.compile(r"&[#a-zA-Z0-9]+;")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _PROSE = re.compile(r"[A-Za-z]{2,}[,.:;!?'\u2019)]* +[(\u2018'\"]?[A-Za-z]")
 _CSS = re.compile(r"^\s*([-a-z]+\s*:\s*[^;:]+;?\s*)+$")
+_MIME = re.compile(r"^[a-z]+/[-+.\w]+(;\s*[-\w]+=[-\w]+)*$")
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def text_of(node: ast.AST) -> str | None:
 
 def is_prose(text: str) -> bool:
     words = _ENTITY.sub(" ", _TAG.sub(" ", _PLACEHOLDER.sub("x", text)))
-    if text in NOT_WORDS or _CSS.match(words):
+    if text in NOT_WORDS or _CSS.match(words) or _MIME.match(text):
         return False
     return bool(_PROSE.search(words))
 
