@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_text, require_whole
+from penang_lib.i18n import N_, _
 
 STORAGE_KEY: Final = "penang-rummy-progress"
 """The start of the name the browser keeps the progress under (see `storage_key`); a site
@@ -54,33 +55,34 @@ MAX_DEALS: Final = 10**9
 KEYS: Final = ("version", "lessons", "quizzes", "puzzles", "deals", "last")
 """The fields of the stored form, each always present."""
 
-KEPT_HERE: Final = "Your progress is kept in this browser only."
-"""What a page says of the progress while all is well."""
-NO_STORAGE: Final = (
+KEPT_HERE: Final = N_("Your progress is kept in this browser only.")
+"""What a page says of the progress while all is well (marked: show it through `_()`)."""
+NO_STORAGE: Final = N_(
     "This browser does not let the site keep your progress (its storage is turned off or full)."
 )
-"""What a page says when the browser refuses to store anything for the site."""
+"""What a page says when the browser refuses to store anything for the site (marked: show it
+through `_()`)."""
 
 SENTENCES: Final[dict[str, str]] = {
-    "json": "it is not JSON text",
-    "size": "it is far too long to be progress",
-    "shape": "it is not a record of progress with the fields this site writes",
-    "version": "it was written by another version of the site",
-    "lessons": "its list of lessons opened is not a list of page names, each once",
-    "quizzes": "a quiz score in it is not a whole number of right answers out of the questions",
-    "puzzles": "its list of puzzles solved is not a list of puzzle names, each once",
-    "deals": "its deals played and won are not two whole numbers, with no more won than played",
-    "last": "its last page opened is not the name of a page",
+    "json": N_("it is not JSON text"),
+    "size": N_("it is far too long to be progress"),
+    "shape": N_("it is not a record of progress with the fields this site writes"),
+    "version": N_("it was written by another version of the site"),
+    "lessons": N_("its list of lessons opened is not a list of page names, each once"),
+    "quizzes": N_("a quiz score in it is not a whole number of right answers out of the questions"),
+    "puzzles": N_("its list of puzzles solved is not a list of puzzle names, each once"),
+    "deals": N_("its deals played and won are not two whole numbers, with no more won than played"),
+    "last": N_("its last page opened is not the name of a page"),
 }
-"""What can be wrong with stored text, by code: the part of the sentence that says what."""
+"""What can be wrong with stored text, by code: the part of the sentence that says what
+(marked: `unreadable` shows it through `_()`)."""
 
 
 def unreadable(code: str) -> str:
     """The one sentence a learner reads about stored progress that does not read."""
-    return (
-        f"The progress kept in this browser does not read ({SENTENCES[code]}), "
-        "so it is left as it is."
-    )
+    return _(
+        "The progress kept in this browser does not read ({problem}), so it is left as it is."
+    ).format(problem=_(SENTENCES[code]))
 
 
 class ProgressError(ValueError):
@@ -156,7 +158,7 @@ class LessonOpened:
     file: str
 
     def __post_init__(self) -> None:
-        _lesson_file(self.file, "the lesson file")
+        _lesson_file(self.file, "the lesson file")  # not for learners: a programmer's error
 
     def apply(self, kept: Kept) -> Kept:
         lessons = kept.lessons if self.file in kept.lessons else (*kept.lessons, self.file)
@@ -174,7 +176,7 @@ class QuizScored:
     out_of: int
 
     def __post_init__(self) -> None:
-        _lesson_file(self.file, "the lesson file")
+        _lesson_file(self.file, "the lesson file")  # not for learners: a programmer's error
         QuizScore(self.score, self.out_of)
 
     def apply(self, kept: Kept) -> Kept:
@@ -343,5 +345,5 @@ def landing_settings() -> dict[str, Any]:
         "max_questions": MAX_QUESTIONS,
         "max_deals": MAX_DEALS,
         "sentences": {code: unreadable(code) for code in SENTENCES},
-        "no_storage": NO_STORAGE,
+        "no_storage": _(NO_STORAGE),
     }

@@ -58,6 +58,7 @@ from penang_lib.engine.explain import explain
 from penang_lib.engine.moves import IllegalMove, Move, parse_move
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import shown
+from penang_lib.i18n import N_, _, ngettext
 
 CHECKS = ("meld", "lay_off", "swap", "can_play")
 """The yes/no forms: the key names the rule check asked about."""
@@ -72,7 +73,8 @@ COUNT_KEYS = frozenset({"of", "players"})
 COUNTED: dict[str, str] = {"deck": "deck", "hand": "deal", "put_aside": "deal"}
 """What a count question may ask about, and the rule whose sentence answers it."""
 CAN_PLAY_KEYS = frozenset({"hand", "table", "passport"})
-DEFAULT_LABELS = ("Yes", "No")
+DEFAULT_LABELS = (N_("Yes"), N_("No"))
+"""A yes/no question's answers' words when its data gives none (marked: shown through `_()`)."""
 
 
 class QuestionError(ValueError):
@@ -118,25 +120,37 @@ class Question:
 
 # -- reading question data ------------------------------------------------------------------------
 def _fail(number: int, what: str) -> QuestionError:
-    return QuestionError(f"Question {number}: {what}")
+    return QuestionError(_("Question {number}: {problem}").format(number=number, problem=what))
 
 
 def _text(number: int, value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _fail(number, f"{what} should be text, not {shown(value)}")
+        raise _fail(
+            number, _("{what} should be text, not {value}").format(what=what, value=shown(value))
+        )
     return value
 
 
 def _texts(number: int, value: Any, what: str, size: int | None = None) -> list[str]:
     if not isinstance(value, list) or (size is not None and len(value) != size):
-        count = f"{size} " if size is not None else ""
-        raise _fail(number, f"{what} should be a list of {count}texts, not {shown(value)}")
+        if size is None:
+            problem = _("{what} should be a list of texts, not {value}")
+        else:
+            problem = ngettext(
+                "{what} should be a list of {size} text, not {value}",
+                "{what} should be a list of {size} texts, not {value}",
+                size,
+            )
+        raise _fail(number, problem.format(what=what, size=size, value=shown(value)))
     return [_text(number, v, what) for v in value]
 
 
 def _flag(number: int, value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise _fail(number, f"{what} should be true or false, not {shown(value)}")
+        raise _fail(
+            number,
+            _("{what} should be true or false, not {value}").format(what=what, value=shown(value)),
+        )
     return value
 
 
@@ -146,12 +160,15 @@ def _why(number: int, data: dict[str, Any], explained: bool) -> str:
     if "why" not in data:
         if explained:
             raise _fail(
-                number, "'why' is missing: one sentence saying why the right answer is right"
+                number, _("'why' is missing: one sentence saying why the right answer is right")
             )
         return ""
     why = _text(number, data["why"], "why").strip()
     if not why.endswith((".", "!", "?")):
-        raise _fail(number, f"why should be a sentence ending with a full stop: {shown(why)}")
+        raise _fail(
+            number,
+            _("why should be a sentence ending with a full stop: {why}").format(why=shown(why)),
+        )
     return why
 
 
@@ -161,20 +178,27 @@ def _verdict(number: int, form: str, value: Any, rules: Rules) -> Verdict:
         cards = value if isinstance(value, str) else " ".join(_texts(number, value, "meld"))
         return check_meld(_text(number, cards, "meld"), rules)
     if form in ("lay_off", "swap"):
-        meld, card = _texts(number, value, f"{form} (a table meld and a card)", 2)
+        what = _("{form} (a table meld and a card)").format(form=form)
+        meld, card = _texts(number, value, what, 2)
         check = check_lay_off if form == "lay_off" else check_swap
         return check(meld, card, rules)
     if not isinstance(value, dict):
         raise _fail(
-            number, f"can_play should be an object with hand, table, passport: {shown(value)}"
+            number,
+            _("can_play should be an object with hand, table, passport: {value}").format(
+                value=shown(value)
+            ),
         )
     unknown = sorted(set(value) - CAN_PLAY_KEYS)
     if unknown:
         raise _fail(
-            number, f"unknown key {shown(unknown[0])} in can_play (use hand, table, passport)"
+            number,
+            _("unknown key {key} in can_play (use hand, table, passport)").format(
+                key=shown(unknown[0])
+            ),
         )
     if "hand" not in value or "passport" not in value:
-        raise _fail(number, "can_play needs a hand and a passport (true or false)")
+        raise _fail(number, _("can_play needs a hand and a passport (true or false)"))
     hand = _text(number, value["hand"], "can_play's hand")
     table = _texts(number, value.get("table", []), "can_play's table")
     passport = _flag(number, value["passport"], "can_play's passport")
@@ -183,7 +207,7 @@ def _verdict(number: int, form: str, value: Any, rules: Rules) -> Verdict:
 
 def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules, why: str) -> Question:
     verdict = _verdict(number, form, data[form], rules)
-    labels = list(DEFAULT_LABELS)
+    labels = [_(label) for label in DEFAULT_LABELS]
     if "labels" in data:
         labels = _texts(number, data["labels"], "labels", 2)
     if "answer" in data:
@@ -191,8 +215,12 @@ def _yes_no(number: int, data: dict[str, Any], form: str, rules: Rules, why: str
         if answer != bool(verdict):
             raise _fail(
                 number,
-                f"the answer written is {answer}, but the engine says {bool(verdict)} "
-                f"(rule {verdict.rule}: {verdict.reason})",
+                _(
+                    "the answer written is {answer}, but the engine says {verdict} "
+                    "(rule {rule}: {reason})"
+                ).format(
+                    answer=answer, verdict=bool(verdict), rule=verdict.rule, reason=verdict.reason
+                ),
             )
     right = [verdict.ok, not verdict.ok]
     return Question(number, data, form, data["ask"], labels, right, verdict=verdict, why=why)
@@ -209,30 +237,35 @@ def _deal(number: int, value: Any, rules: Rules) -> Deal:
 def _position(number: int, data: dict[str, Any], rules: Rules, why: str) -> Question:
     deal = _deal(number, data["position"], rules)
     if "choices" not in data:
-        raise _fail(number, "a position question needs choices (move texts)")
+        raise _fail(number, _("a position question needs choices (move texts)"))
     choices = _texts(number, data["choices"], "choices")
     moves: list[Move] = []
     for text in choices:
         try:
             moves.append(parse_move(text))
         except CardParseError as error:
-            raise _fail(number, f"choice {shown(text)}: {error}") from error
+            raise _fail(
+                number, _("choice {choice}: {error}").format(choice=shown(text), error=error)
+            ) from error
     refusals = [deal.explain_illegal(move) for move in moves]
     right = [refusal is None for refusal in refusals]
     if not any(right):
-        raise _fail(number, "no choice is legal in this position: at least one must be")
+        raise _fail(number, _("no choice is legal in this position: at least one must be"))
     if "answer" in data:
         raw = data["answer"]
         written = [raw] if isinstance(raw, str) else _texts(number, raw, "answer")
         try:
             said = {parse_move(_text(number, w, "answer")) for w in written}
         except CardParseError as error:
-            raise _fail(number, f"answer: {error}") from error
+            raise _fail(number, _("answer: {error}").format(error=error)) from error
         legal = {m for m, r in zip(moves, right, strict=True) if r}
         if said != legal:
             allowed = ", ".join(str(m) for m in moves if m in legal)
             raise _fail(
-                number, f"the answer written is {shown(raw)}, but the engine allows {allowed}"
+                number,
+                _("the answer written is {answer}, but the engine allows {allowed}").format(
+                    answer=shown(raw), allowed=allowed
+                ),
             )
     events = [
         deal.copy().push(move) if refusal is None else ()
@@ -258,36 +291,59 @@ def _count(number: int, data: dict[str, Any], rules: Rules, why: str) -> Questio
     off it (the deck's size, a hand's size, or the cards put aside)."""
     value = data["count"]
     if not isinstance(value, dict) or set(value) != COUNT_KEYS:
-        raise _fail(number, f"count should be an object with of and players, not {shown(value)}")
+        raise _fail(
+            number,
+            _("count should be an object with of and players, not {value}").format(
+                value=shown(value)
+            ),
+        )
     of = value["of"]
     if of not in COUNTED:
-        raise _fail(number, f"count's of should be one of {', '.join(COUNTED)}, not {shown(of)}")
+        raise _fail(
+            number,
+            _("count's of should be one of {kinds}, not {value}").format(
+                kinds=", ".join(COUNTED), value=shown(of)
+            ),
+        )
     players = value["players"]
     if players.__class__ is not int or not rules.min_players <= players <= rules.max_players:
-        raise _fail(number, f"count's players should be a player count, not {shown(players)}")
+        raise _fail(
+            number,
+            _("count's players should be a player count, not {value}").format(value=shown(players)),
+        )
     choices = data.get("choices")
     if (
         not isinstance(choices, list)
         or len(choices) < 2
         or not all(c.__class__ is int for c in choices)
     ):
-        raise _fail(number, f"choices should be a list of two or more numbers: {shown(choices)}")
+        raise _fail(
+            number,
+            _("choices should be a list of two or more numbers: {value}").format(
+                value=shown(choices)
+            ),
+        )
     if len(set(choices)) != len(choices):
-        raise _fail(number, "choices should all differ")
+        raise _fail(number, _("choices should all differ"))
     deal = Deal(players=players, seed=0, rules=rules)
     hand = len(deal.hand(0))
     deck = 52 * rules.packs_for(players) + rules.jokers
     truth = {"deck": deck, "hand": hand, "put_aside": deck - players * hand}[of]
     right = [choice == truth for choice in choices]
     if not any(right):
-        raise _fail(number, f"no choice is right: the engine counts {truth}")
+        raise _fail(number, _("no choice is right: the engine counts {truth}").format(truth=truth))
     if "answer" in data and data["answer"] != truth:
         raise _fail(
-            number, f"the answer written is {shown(data['answer'])}, but the engine counts {truth}"
+            number,
+            _("the answer written is {answer}, but the engine counts {truth}").format(
+                answer=shown(data["answer"]), truth=truth
+            ),
         )
     rule = COUNTED[of]
     sentence = next(explain(e, deal.names) for e in deal.start_events if e.rule == rule)
-    labels = [f"{choice} cards" for choice in choices]
+    labels = [
+        ngettext("{count} card", "{count} cards", choice).format(count=choice) for choice in choices
+    ]
     return Question(
         number, data, "count", data["ask"], labels, right, why=why, fact=(rule, sentence)
     )
@@ -300,19 +356,30 @@ def build_question(
     `explained`: a question without a `why` sentence is a data error."""
     rules = Rules.of(rules)
     if not isinstance(data, Mapping):
-        raise _fail(number, f"a question is an object with an 'ask', not {shown(data)}")
+        raise _fail(
+            number,
+            _("a question is an object with an 'ask', not {value}").format(value=shown(data)),
+        )
     data = dict(data)
     forms = [f for f in FORMS if f in data]
     if len(forms) != 1:
-        found = f"found {', '.join(forms)}" if forms else "found none"
-        raise _fail(number, f"give exactly one of {', '.join(FORMS)} ({found})")
+        if forms:
+            problem = _("give exactly one of {forms} (found {found})")
+        else:
+            problem = _("give exactly one of {forms} (found none)")
+        raise _fail(number, problem.format(forms=", ".join(FORMS), found=", ".join(forms)))
     form = forms[0]
     unknown = sorted(set(data) - COMMON_KEYS - FORM_KEYS[form])
     if unknown:
         allowed = ", ".join(sorted(COMMON_KEYS | FORM_KEYS[form]))
-        raise _fail(number, f"unknown key {shown(unknown[0])} (a {form} question takes {allowed})")
+        raise _fail(
+            number,
+            _("unknown key {key} (a {form} question takes {allowed})").format(
+                key=shown(unknown[0]), form=form, allowed=allowed
+            ),
+        )
     if "ask" not in data:
-        raise _fail(number, "'ask' is missing: the question the learner reads")
+        raise _fail(number, _("'ask' is missing: the question the learner reads"))
     _text(number, data["ask"], "ask")
     why = _why(number, data, explained)
     try:
@@ -322,7 +389,7 @@ def build_question(
             return _count(number, data, rules, why)
         return _yes_no(number, data, form, rules, why)
     except CardParseError as error:
-        raise _fail(number, f"bad cards: {error}") from error
+        raise _fail(number, _("bad cards: {error}").format(error=error)) from error
 
 
 def build_questions(
@@ -330,7 +397,7 @@ def build_questions(
 ) -> list[Question]:
     """Every question of a quiz (a non-empty list of question data), numbered from 1."""
     if isinstance(questions, str | bytes) or not isinstance(questions, Sequence):
-        raise QuestionError("A quiz takes a list of questions.")
+        raise QuestionError(_("A quiz takes a list of questions."))
     if not questions:
-        raise QuestionError("A quiz needs at least one question.")
+        raise QuestionError(_("A quiz needs at least one question."))
     return [build_question(i, q, rules, explained) for i, q in enumerate(questions, 1)]

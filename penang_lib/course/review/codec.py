@@ -29,6 +29,7 @@ from penang_lib.engine.moves import move_to_dict, parse_move
 from penang_lib.engine.record import FORMAT, VERSION, RecordError, from_record
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
+from penang_lib.i18n import N_, _
 
 __all__ = [
     "CODE_VERSION",
@@ -108,40 +109,48 @@ def link_for(code: str, page: str = REVIEW_PAGE) -> str | None:
 
 
 def _broken(why: str) -> ReviewLinkError:
+    """The learner's sentence about a link that cannot be opened; `why` is translated."""
     return ReviewLinkError(
-        f"This review link cannot be opened ({why}), so the lesson's own deal is shown instead."
+        _(
+            "This review link cannot be opened ({reason}), so the lesson's own deal is shown "
+            "instead."
+        ).format(reason=why)
     )
 
 
-_DAMAGED = "its code was cut short or changed"
+_DAMAGED = N_("its code was cut short or changed")
+"""Why most links cannot be opened (marked: shown through `_()`)."""
 
 
 def _unpack(code: str) -> dict[str, Any]:
     """The JSON object of a code, or a `ReviewLinkError`."""
     if len(code) > MAX_CODE:
-        raise _broken("its code is far longer than any review link")
+        raise _broken(_("its code is far longer than any review link"))
     if not CODE_CHARS.fullmatch(code):
-        raise _broken(f"{_DAMAGED}: it holds characters a review code never does")
+        raise _broken(
+            _("its code was cut short or changed: it holds characters a review code never does")
+        )
     try:
         packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
         unpacker = zlib.decompressobj()
         raw = unpacker.decompress(packed, MAX_JSON)
         if unpacker.unconsumed_tail:
-            raise _broken("its code unpacks to far more than any deal")
+            raise _broken(_("its code unpacks to far more than any deal"))
         if not unpacker.eof:
-            raise _broken(_DAMAGED)
+            raise _broken(_(_DAMAGED))
         data = json.loads(raw.decode("utf-8"))
     except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
-        raise _broken(_DAMAGED) from None
+        raise _broken(_(_DAMAGED)) from None
     if not isinstance(data, dict):
-        raise _broken(_DAMAGED)
+        raise _broken(_(_DAMAGED))
     return data
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type, what: str) -> Any:
+    """The field `key` of a code's object; `what` (translated) names it for the learner."""
     value = data.get(key)
     if value is None or value.__class__ is not kind:
-        raise _broken(f"{_DAMAGED}: {what} is missing")
+        raise _broken(_("its code was cut short or changed: {what} is missing").format(what=what))
     return value
 
 
@@ -152,25 +161,27 @@ def decode(code: str) -> Linked:
         raise ArgumentTypeError(f"a review code is text, not {shown(code)}")
     code = code.strip()
     if not code:
-        raise _broken("it holds no code after review=")
+        raise _broken(_("it holds no code after review="))
     data = _unpack(code)
     if data.get("v") != CODE_VERSION:
-        raise _broken("it was made by another version of this kit")
-    seed = _field(data, "s", int, "the seed")
-    players = _field(data, "p", int, "the number of players")
-    seat = _field(data, "t", int, "your seat")
-    dealer = _field(data, "d", int, "the dealer")
-    moves_text = _field(data, "m", str, "the moves")
+        raise _broken(_("it was made by another version of this kit"))
+    seed = _field(data, "s", int, _("the seed"))
+    players = _field(data, "p", int, _("the number of players"))
+    seat = _field(data, "t", int, _("your seat"))
+    dealer = _field(data, "d", int, _("the dealer"))
+    moves_text = _field(data, "m", str, _("the moves"))
     bots = data.get("b")
     if not 2 <= players <= 5 or not 0 <= seat < players:
-        raise _broken(f"{_DAMAGED}: its seats do not fit the table")
+        raise _broken(_("its code was cut short or changed: its seats do not fit the table"))
     if not isinstance(bots, str | list):
-        raise _broken(f"{_DAMAGED}: the bots are missing")
+        raise _broken(_("its code was cut short or changed: the bots are missing"))
     try:
         names = bot_names(bots, players - 1)
         moves = [move_to_dict(parse_move(t)) for t in moves_text.split(";")] if moves_text else []
     except (CardParseError, ValueError, TypeError):
-        raise _broken(f"{_DAMAGED}: its bots or moves cannot be read") from None
+        raise _broken(
+            _("its code was cut short or changed: its bots or moves cannot be read")
+        ) from None
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -187,7 +198,9 @@ def decode(code: str) -> Linked:
     try:
         deal = from_record(record)
     except (RecordError, TypeError, ValueError):
-        raise _broken(f"{_DAMAGED}: its moves do not make a legal deal") from None
+        raise _broken(
+            _("its code was cut short or changed: its moves do not make a legal deal")
+        ) from None
     if not deal.is_over:
-        raise _broken(f"{_DAMAGED}: the deal in it is not finished")
+        raise _broken(_("its code was cut short or changed: the deal in it is not finished"))
     return Linked(deal, seat, names)

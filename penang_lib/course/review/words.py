@@ -1,6 +1,9 @@
 """Every sentence a review shows: a turn's heading, its comparison's rows and the lines under
 them, the menu of the learner's turns, the summary in sentences and the words beside the link.
 The widget (`penang_lib.widgets.review`) only lays them out.
+
+Every sentence is marked for the message catalog (`penang_lib.i18n`); the constants are marked
+with `N_()` and are shown through `_()`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from penang_lib.course.review.turns import Play, TurnReview, TurnSpan, deal_and_
 from penang_lib.engine.deal import Deal, Status
 from penang_lib.engine.moves import Move
 from penang_lib.engine.validate import join_names, require_whole
+from penang_lib.i18n import N_, _, ngettext
 
 __all__ = [
     "CAREFUL",
@@ -36,41 +40,37 @@ __all__ = [
     "turn_lines",
 ]
 
-YOU: Final = "You"
-CAREFUL: Final = "Careful bot"
+YOU: Final = N_("You")
+CAREFUL: Final = N_("Careful bot")
 """The headings of the two columns of a turn's comparison."""
 
 
 # -- the words of a turn ----------------------------------------------------------------------
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _moves_text(moves: Sequence[Move]) -> str:
     """The moves of a turn in words: "meld 3♥ 3♦ 3♣, then end the turn"."""
     labels = [m.label() for m in moves]
     if len(labels) <= 1:
         return "".join(labels)
-    return ", ".join(labels[:-1]) + ", then " + labels[-1]
+    return _("{moves}, then {last}").format(moves=", ".join(labels[:-1]), last=labels[-1])
 
 
 def _standing(play: Play) -> str:
     """Where the turn leaves the seat, in words."""
     if play.status is Status.OUT:
-        return "went out (Game)"
+        return _("went out (Game)")
     if play.status is not Status.ALIVE:
-        return "dead"
-    return "alive"
+        return _("dead")
+    return _("alive")
 
 
 def turn_heading(review: TurnReview) -> str:
     """The head line of a turn's comparison: which turn, and the stepper's steps before and
     after it (step k is the deal after its first k moves)."""
     span = review.span
-    return (
-        f"Your turn {span.number} (turn {span.turn} of the deal): step {span.start} is the "
-        f"position before it, step {span.end} the position after it."
-    )
+    return _(
+        "Your turn {number} (turn {turn} of the deal): step {start} is the position before it, "
+        "step {end} the position after it."
+    ).format(number=span.number, turn=span.turn, start=span.start, end=span.end)
 
 
 def compare_rows(review: TurnReview) -> list[tuple[str, str, str]]:
@@ -78,11 +78,11 @@ def compare_rows(review: TurnReview) -> list[tuple[str, str, str]]:
     `YOU` and `CAREFUL`."""
     yours, careful = review.yours, review.careful
     return [
-        ("Played", _moves_text(yours.moves), _moves_text(careful.moves)),
-        ("Actions", str(yours.actions), str(careful.actions)),
-        ("Cards left in hand", str(yours.cards), str(careful.cards)),
-        ("Points at stake", str(yours.points), str(careful.points)),
-        ("After the turn", _standing(yours), _standing(careful)),
+        (_("Played"), _moves_text(yours.moves), _moves_text(careful.moves)),
+        (_("Actions"), str(yours.actions), str(careful.actions)),
+        (_("Cards left in hand"), str(yours.cards), str(careful.cards)),
+        (_("Points at stake"), str(yours.points), str(careful.points)),
+        (_("After the turn"), _standing(yours), _standing(careful)),
     ]
 
 
@@ -94,19 +94,37 @@ def _difference(review: TurnReview) -> str:
     points = careful.points - yours.points
     parts = []
     if cards > 0:
-        parts.append(f"it keeps {_plural(cards, 'more card')} for later turns")
+        parts.append(
+            ngettext(
+                "it keeps {count} more card for later turns",
+                "it keeps {count} more cards for later turns",
+                cards,
+            ).format(count=cards)
+        )
     elif cards < 0:
-        parts.append(f"it gets rid of {_plural(-cards, 'more card')}")
+        parts.append(
+            ngettext(
+                "it gets rid of {count} more card", "it gets rid of {count} more cards", -cards
+            ).format(count=-cards)
+        )
     if points > 0:
-        parts.append(f"{points} more points are at stake in its hand")
+        parts.append(_("{points} more points are at stake in its hand").format(points=points))
     elif points < 0:
-        parts.append(f"{-points} fewer points are at stake in its hand")
+        parts.append(_("{points} fewer points are at stake in its hand").format(points=-points))
     if not parts:
-        parts.append("the same number of cards and points, other cards")
-    return (
-        f"What it changes: after the turn the careful bot would hold "
-        f"{_plural(careful.cards, 'card')} worth {careful.points} points, and you hold "
-        f"{yours.cards} worth {yours.points}: {' and '.join(parts)}."
+        parts.append(_("the same number of cards and points, other cards"))
+    return ngettext(
+        "What it changes: after the turn the careful bot would hold {count} card worth "
+        "{points} points, and you hold {yours} worth {your_points}: {changes}.",
+        "What it changes: after the turn the careful bot would hold {count} cards worth "
+        "{points} points, and you hold {yours} worth {your_points}: {changes}.",
+        careful.cards,
+    ).format(
+        count=careful.cards,
+        points=careful.points,
+        yours=yours.cards,
+        your_points=yours.points,
+        changes=join_names(parts),
     )
 
 
@@ -116,59 +134,72 @@ def turn_lines(review: TurnReview) -> list[str]:
     needed says so."""
     lines: list[str] = []
     if review.same:
-        lines.append("You played what the careful bot would have played here.")
+        lines.append(_("You played what the careful bot would have played here."))
     else:
         reasons = [w for w, m in zip(review.careful.whys, review.careful.moves, strict=True) if w]
         # The first reason is the decision; "end the turn" reasons repeat the one-action rule.
         # Each bot reason starts with the bot's name ("Careful: ..."), said once here.
         said = [_sentence(w.removeprefix(CAREFUL_PREFIX)) for w in dict.fromkeys(reasons)]
-        lines.append("The careful bot would have played otherwise. Its reasons: " + " ".join(said))
+        lines.append(
+            _("The careful bot would have played otherwise. Its reasons: {reasons}").format(
+                reasons=" ".join(said)
+            )
+        )
         lines.append(_difference(review))
     if review.extra:
         lines.append(
-            f"You made {review.yours.actions} actions in this turn, where one keeps you alive: "
-            "every card you put down gives the others somewhere to lay off (the strategy note "
-            "of rule dead). After your first action, Hint would have ended the turn."
+            ngettext(
+                "You made {actions} action in this turn, where one keeps you alive: every card "
+                "you put down gives the others somewhere to lay off (the strategy note of rule "
+                "dead). After your first action, Hint would have ended the turn.",
+                "You made {actions} actions in this turn, where one keeps you alive: every card "
+                "you put down gives the others somewhere to lay off (the strategy note of rule "
+                "dead). After your first action, Hint would have ended the turn.",
+                review.yours.actions,
+            ).format(actions=review.yours.actions)
         )
     return lines
 
 
-MENU: Final = "Go to your turn"
+MENU: Final = N_("Go to your turn")
 """The label of the menu that takes the review's stepper to one of the learner's turns."""
-MENU_NONE: Final = "(choose one of your turns)"
+MENU_NONE: Final = N_("(choose one of your turns)")
 """The menu's entry while the stepper shows a bot's step."""
-NO_TURNS: Final = "You have not played a turn in this deal yet: there is nothing to compare."
-SUMMARY_HEAD: Final = "The deal in short"
-LINKED: Final = "This is the deal of your review link, played to its end; its review is below."
+NO_TURNS: Final = N_("You have not played a turn in this deal yet: there is nothing to compare.")
+SUMMARY_HEAD: Final = N_("The deal in short")
+LINKED: Final = N_("This is the deal of your review link, played to its end; its review is below.")
 """What the play table says first when a review link opened its deal."""
 
 
-REVIEW_TITLE: Final = "Review of this deal"
+REVIEW_TITLE: Final = N_("Review of this deal")
 
 
 def review_heading(deal: Deal, seat: int) -> str:
     """The sentence under a review's title."""
     deal, seat = deal_and_seat(deal, seat)
-    return (
-        f"From your seat ({deal.names[seat]}): at each of your turns, what you played stands "
-        "beside what the careful bot would have played from the same position."
-    )
+    return _(
+        "From your seat ({name}): at each of your turns, what you played stands beside what the "
+        "careful bot would have played from the same position."
+    ).format(name=deal.names[seat])
 
 
 def menu_label(review: TurnReview) -> str:
     """A learner's turn in the menu: its number, where it starts, whether the bot agrees."""
     span = review.span
-    verdict = "as the careful bot" if review.same else "the careful bot differs"
-    return f"Your turn {span.number} (step {span.start}): {verdict}"
+    if review.same:
+        label = _("Your turn {number} (step {step}): as the careful bot")
+    else:
+        label = _("Your turn {number} (step {step}): the careful bot differs")
+    return label.format(number=span.number, step=span.start)
 
 
 def off_turn_line(step: int) -> str:
     """What the comparison panel says at a step that is none of the learner's turns."""
     step = require_whole(step, "step", 0)
-    return (
-        f"Step {step} is not one of your turns. Choose one in {MENU}, or step on, to see your "
+    return _(
+        "Step {step} is not one of your turns. Choose one in {menu}, or step on, to see your "
         "play beside the careful bot's."
-    )
+    ).format(step=step, menu=_(MENU))
 
 
 def _ordinal_list(spans: Sequence[TurnSpan]) -> str:
@@ -179,63 +210,97 @@ def summary_lines(summary: Summary) -> list[str]:
     """The summary in sentences: extra actions, jokers left, and the turn that could have kept
     the learner alive."""
     if not summary.over:
-        return ["The summary comes once the deal is over."]
+        return [_("The summary comes once the deal is over.")]
     lines: list[str] = []
     if summary.extra:
-        spans = [span for span, _, _ in summary.extra]
-        which = "turn" if len(spans) == 1 else "turns"
+        spans = [span for span, _actions, _careful in summary.extra]
         lines.append(
-            f"You played more than you had to in {_plural(len(spans), 'turn')} (your {which} "
-            f"{_ordinal_list(spans)}): more than one action without going out, where Hint would "
-            "have ended the turn. One action a turn keeps you alive and gives the others less "
-            "to lay off on."
+            ngettext(
+                "You played more than you had to in {count} turn (your turn {turns}): more than "
+                "one action without going out, where Hint would have ended the turn. One action "
+                "a turn keeps you alive and gives the others less to lay off on.",
+                "You played more than you had to in {count} turns (your turns {turns}): more "
+                "than one action without going out, where Hint would have ended the turn. One "
+                "action a turn keeps you alive and gives the others less to lay off on.",
+                len(spans),
+            ).format(count=len(spans), turns=_ordinal_list(spans))
         )
     else:
         lines.append(
-            "You never played more than you had to: one action a turn, going out, or a second "
-            "action where Hint would have made one too."
+            _(
+                "You never played more than you had to: one action a turn, going out, or a "
+                "second action where Hint would have made one too."
+            )
         )
     if summary.jokers:
-        joker = "joker" if summary.jokers == 1 else "jokers"
         lines.append(
-            f"You ended the deal holding {summary.jokers} {joker}, {summary.joker_points} points "
-            "against you: a joker can be laid off on most melds, so keeping one is one more turn "
-            "alive later, but it counts if you are caught with it."
+            ngettext(
+                "You ended the deal holding {count} joker, {points} points against you: a joker "
+                "can be laid off on most melds, so keeping one is one more turn alive later, but "
+                "it counts if you are caught with it.",
+                "You ended the deal holding {count} jokers, {points} points against you: a joker "
+                "can be laid off on most melds, so keeping one is one more turn alive later, but "
+                "it counts if you are caught with it.",
+                summary.jokers,
+            ).format(count=summary.jokers, points=summary.joker_points)
         )
     else:
-        lines.append("No joker was left in your hand at the end.")
+        lines.append(_("No joker was left in your hand at the end."))
     died = summary.died
     if summary.status is Status.OUT:
-        lines.append("You went out: nobody stayed alive longer than you.")
+        lines.append(_("You went out: nobody stayed alive longer than you."))
     elif died is None:
-        lines.append("You were still alive when the deal ended.")
+        lines.append(_("You were still alive when the deal ended."))
     elif summary.rescue is not None:
         rescue = summary.rescue
-        went = " and goes on to win the deal" if rescue.status is Status.OUT else ""
+        if rescue.status is Status.OUT:
+            sentence = _(
+                "You died in your turn {number} (turn {turn} of the deal). A different move "
+                "would have kept you alive: from your turn {rescue} (step {step}) on, the "
+                "careful bot playing your seat, with the same bots around it, stays alive past "
+                "that turn and goes on to win the deal. There it would {moves}."
+            )
+        else:
+            sentence = _(
+                "You died in your turn {number} (turn {turn} of the deal). A different move "
+                "would have kept you alive: from your turn {rescue} (step {step}) on, the "
+                "careful bot playing your seat, with the same bots around it, stays alive past "
+                "that turn. There it would {moves}."
+            )
         lines.append(
-            f"You died in your turn {died.number} (turn {died.turn} of the deal). A different "
-            f"move would have kept you alive: from your turn {rescue.span.number} (step "
-            f"{rescue.span.start}) on, the careful bot playing your seat, with the same bots "
-            f"around it, stays alive past that turn{went}. There it would "
-            f"{_moves_text(rescue.moves)}."
+            sentence.format(
+                number=died.number,
+                turn=died.turn,
+                rescue=rescue.span.number,
+                step=rescue.span.start,
+                moves=_moves_text(rescue.moves),
+            )
         )
     elif died.number == 1:
         lines.append(
-            "You died in your first turn (no meld for the passport), so no earlier move could "
-            "have kept you alive."
+            _(
+                "You died in your first turn (no meld for the passport), so no earlier move "
+                "could have kept you alive."
+            )
         )
     else:
-        tried = _plural(summary.searched, "turn")
         lines.append(
-            f"You died in your turn {died.number} (turn {died.turn} of the deal). No point was "
-            f"found where a different move keeps you alive: from each of your last {tried} "
-            "before it, the careful bot playing your seat dies by then too."
+            ngettext(
+                "You died in your turn {number} (turn {turn} of the deal). No point was found "
+                "where a different move keeps you alive: from each of your last {count} turn "
+                "before it, the careful bot playing your seat dies by then too.",
+                "You died in your turn {number} (turn {turn} of the deal). No point was found "
+                "where a different move keeps you alive: from each of your last {count} turns "
+                "before it, the careful bot playing your seat dies by then too.",
+                summary.searched,
+            ).format(number=died.number, turn=died.turn, count=summary.searched)
         )
     return lines
 
 
 CAREFUL_PREFIX: Final = "Careful: "
-"""How the careful bot's reasons begin (`bots.CarefulBot`)."""
+"""How the careful bot's reasons begin (`bots.CarefulBot`): taken off the engine's sentences,
+never shown on its own."""
 
 
 def _sentence(text: str) -> str:
@@ -248,8 +313,8 @@ def link_sentence(code: str, page: str = REVIEW_PAGE) -> str:
     one sentence that says so (and no link is shown)."""
     link = f"{page}?{REVIEW_KEY}={code}"
     if len(link) > codec.MAX_LINK:
-        return (
-            f"This deal is too long to link: its link would be {len(link)} characters, more "
-            f"than the {codec.MAX_LINK} a link can safely hold, so no link is shown."
-        )
-    return "Copy this link to open this review again, on this computer or another:"
+        return _(
+            "This deal is too long to link: its link would be {length} characters, more than "
+            "the {limit} a link can safely hold, so no link is shown."
+        ).format(length=len(link), limit=codec.MAX_LINK)
+    return _("Copy this link to open this review again, on this computer or another:")
