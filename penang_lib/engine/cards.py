@@ -16,27 +16,62 @@ from operator import attrgetter
 from typing import Final
 
 from penang_lib.engine.validate import ArgumentTypeError, cut, require_whole, shown
+from penang_lib.i18n import N_, _
 
 SUITS: Final = "SHDC"
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: Final = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+"""The suits in words, marked for the catalog (shown through `_()`, as `suit_name` does)."""
 RED_SUITS: Final = frozenset("HD")
 RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RANK_NAMES: Final = {
-    1: "ace",
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "jack",
-    12: "queen",
-    13: "king",
+    1: N_("ace"),
+    2: N_("two"),
+    3: N_("three"),
+    4: N_("four"),
+    5: N_("five"),
+    6: N_("six"),
+    7: N_("seven"),
+    8: N_("eight"),
+    9: N_("nine"),
+    10: N_("ten"),
+    11: N_("jack"),
+    12: N_("queen"),
+    13: N_("king"),
 }
+"""The ranks in words, marked for the catalog (shown through `_()`, as `rank_name` does)."""
+RANK_PLURALS: Final = {
+    1: N_("aces"),
+    2: N_("twos"),
+    3: N_("threes"),
+    4: N_("fours"),
+    5: N_("fives"),
+    6: N_("sixes"),
+    7: N_("sevens"),
+    8: N_("eights"),
+    9: N_("nines"),
+    10: N_("tens"),
+    11: N_("jacks"),
+    12: N_("queens"),
+    13: N_("kings"),
+}
+"""The ranks in words, several of them: "a set of sevens"."""
+A_RANKS: Final = {
+    1: N_("an ace"),
+    2: N_("a two"),
+    3: N_("a three"),
+    4: N_("a four"),
+    5: N_("a five"),
+    6: N_("a six"),
+    7: N_("a seven"),
+    8: N_("an eight"),
+    9: N_("a nine"),
+    10: N_("a ten"),
+    11: N_("a jack"),
+    12: N_("a queen"),
+    13: N_("a king"),
+}
+"""The ranks in words with their article: "an eight"."""
 JOKER_RANK: Final = 0
 JOKER_INDEX: Final = 52
 """Index of the joker in a count vector: 0..51 are the naturals, 52 counts jokers."""
@@ -49,11 +84,17 @@ MAX_COPIES: Final = 1000
 
 
 class CardParseError(ValueError):
-    """Text that is not a card in the project's notation. `token` is the offending piece."""
+    """Text that is not a card in the project's notation. `token` is the offending piece, `why`
+    the sentence that says what is wrong, and `what` what the text should be ("a card" unless
+    given), both already in the learner's language."""
 
-    def __init__(self, token: str, why: str, what: str = "a card") -> None:
+    def __init__(self, token: str, why: str, what: str | None = None) -> None:
         self.token = token
-        super().__init__(f"{cut(token)!r} is not {what}: {why}")
+        super().__init__(
+            _("{token} is not {what}: {why}").format(
+                token=repr(cut(token)), what=_("a card") if what is None else what, why=why
+            )
+        )
 
 
 def _rank(rank: object) -> int:
@@ -74,16 +115,36 @@ def rank_text(rank: int) -> str:
 def rank_name(rank: int, plural: bool = False) -> str:
     """The rank in words, for sentences: "seven", "sevens", "ace", "sixes"."""
     rank = _rank(rank)
-    name = RANK_NAMES[1 if rank == 14 else rank]
-    if not plural:
-        return name
-    return name + ("es" if name.endswith("x") else "s")
+    names = RANK_PLURALS if plural else RANK_NAMES
+    return _(names[1 if rank == 14 else rank])
 
 
 def a_rank(rank: int) -> str:
     """The rank in words with its article: "a nine", "an eight", "an ace"."""
-    name = rank_name(rank)
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+    rank = _rank(rank)
+    return _(A_RANKS[1 if rank == 14 else rank])
+
+
+def suit_name(suit: str) -> str:
+    """The suit (S H D C) in words, for sentences: "hearts"."""
+    return _(SUIT_NAMES[suit])
+
+
+def or_words(words: Sequence[str]) -> str:
+    """Words joined as alternatives, as a sentence says them: "7♥", "7♥ or 8♥", "A or B or C"
+    (each "or" through the catalog, never glued)."""
+    text = words[0] if words else ""
+    for word in words[1:]:
+        text = _("{first} or {second}").format(first=text, second=word)
+    return text
+
+
+def and_words(words: Sequence[str]) -> str:
+    """Words joined with "and": "7♥", "7♥ and 9♥", "A and B and C" (through the catalog)."""
+    text = words[0] if words else ""
+    for word in words[1:]:
+        text = _("{first} and {second}").format(first=text, second=word)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +228,7 @@ class Card:
             raise ArgumentTypeError(f"Card.parse takes card text such as 10H, not {shown(text)}")
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise CardParseError(text, "expected exactly one card")
+            raise CardParseError(text, _("expected exactly one card"))
         return cards[0]
 
     @staticmethod
@@ -222,11 +283,13 @@ class Card:
         """The card in words, for screen readers: "ten of hearts", "joker standing for 7♥"."""
         if self.is_joker:
             if self.as_rank is None:
-                return "joker"
+                return _("joker")
             if self.as_suit is None:
-                return f"joker standing for {a_rank(self.as_rank)}"
-            return f"joker standing for the {rank_name(self.as_rank)} of {SUIT_NAMES[self.as_suit]}"
-        return f"{rank_name(self.rank)} of {SUIT_NAMES[self.suit]}"
+                return _("joker standing for {rank}").format(rank=a_rank(self.as_rank))
+            return _("joker standing for the {rank} of {suit}").format(
+                rank=rank_name(self.as_rank), suit=suit_name(self.as_suit)
+            )
+        return _("{rank} of {suit}").format(rank=rank_name(self.rank), suit=suit_name(self.suit))
 
     def _repr_html_(self) -> str:
         return card_html(self)
@@ -338,7 +401,8 @@ def symbols_html(text: str, inline: bool = True) -> str:
     if JOKER_MARK not in escaped:
         return escaped
     drawing = _JOKER_SVG if inline else _JOKER_DRAWN
-    mark = f'<span class="penang-joker-mark" role="img" aria-label="joker">{drawing}</span>'
+    joker = html.escape(_("joker"), quote=True)
+    mark = f'<span class="penang-joker-mark" role="img" aria-label="{joker}">{drawing}</span>'
     return escaped.replace(JOKER_MARK, mark)
 
 
@@ -364,8 +428,10 @@ def card_html(card: Card, inline: bool = True, extra: str = "") -> str:
     )
 
 
-def cards_html(cards: Iterable[Card], label: str = "cards", inline: bool = True) -> str:
-    """A row of cards as HTML, with an accessible label."""
+def cards_html(cards: Iterable[Card], label: str | None = None, inline: bool = True) -> str:
+    """A row of cards as HTML, with an accessible label ("cards" unless given)."""
+    if label is None:
+        label = _("cards")
     if not isinstance(label, str):
         raise ArgumentTypeError(f"label should be text, not {shown(label)}")
     inner = "".join(card_html(c, inline) for c in _some_cards(cards))
@@ -403,18 +469,21 @@ def _parse_token(token: str) -> Card:
         # `Card.symbol` shows a noted joker as 🃏=7♥ (🃏=9 in a set): read that form back.
         if not token.strip().replace("\ufe0f", "").startswith("🃏"):
             raise CardParseError(
-                token, "a noted joker is written JK@7H (the engine shows it as 🃏=7♥)"
+                token, _("a noted joker is written JK@7H (the engine shows it as 🃏=7♥)")
             )
         text = "JK@" + text[3:]
     if text.startswith("JK@"):
         note = _NOTE.match(text[3:])
         if note is None:
-            raise CardParseError(token, "after JK@ write the card the joker stands for, e.g. JK@7H")
+            raise CardParseError(
+                token, _("after JK@ write the card the joker stands for, e.g. JK@7H")
+            )
         return noted_joker(_rank_of(note.group(1)), note.group(2) or None)
     match = _NATURAL.match(text)
     if match is None:
         raise CardParseError(
-            token, "write a rank (A 2-10 J Q K) then a suit (S H D C), e.g. 10H, or JK for a joker"
+            token,
+            _("write a rank (A 2-10 J Q K) then a suit (S H D C), e.g. 10H, or JK for a joker"),
         )
     return NATURALS[SUITS.index(match.group(2)) * 13 + _rank_of(match.group(1)) - 1]
 
@@ -520,7 +589,7 @@ def full_deck(packs: int = 2, jokers: int = 6) -> list[Card]:
     """`packs` standard 52-card packs plus `jokers` jokers, in pack order (rule `deck`)."""
     packs = require_whole(packs, "packs", 1, MAX_PACKS)
     jokers = require_whole(jokers, "jokers", 0, MAX_JOKERS)
-    deck = [NATURALS[i] for _ in range(packs) for i in range(52)]
+    deck = [NATURALS[i] for _pack in range(packs) for i in range(52)]
     return deck + [JOKER] * jokers
 
 

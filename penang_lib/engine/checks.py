@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice, product
 from operator import mul
+from typing import Final
 
 from penang_lib.engine.analysis import Action, require_table, unchecked_find_action
 from penang_lib.engine.cards import (
@@ -19,6 +20,7 @@ from penang_lib.engine.cards import (
     Counts,
     a_rank,
     cards_symbols,
+    or_words,
     rank_name,
     read_cards,
     require_counts,
@@ -43,6 +45,7 @@ from penang_lib.engine.validate import (
     require_whole,
     shown,
 )
+from penang_lib.i18n import N_, _, ngettext
 
 CardsLike = str | Card | Iterable[Card | str]
 MeldLike = Meld | CardsLike
@@ -89,7 +92,9 @@ def _one_card(card: CardsLike) -> Card:
     cards = read_cards(card, "card")
     if len(cards) != 1:
         shown = card if isinstance(card, str) else " ".join(str(c) for c in cards)
-        raise CardParseError(str(shown), f"give exactly one card, not {len(cards)}")
+        raise CardParseError(
+            str(shown), _("give exactly one card, not {count}").format(count=len(cards))
+        )
     return cards[0]
 
 
@@ -141,36 +146,59 @@ def copies_problem(cards: Sequence[Card], copies: int, jokers: int) -> str | Non
     for card, count in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         if card.is_joker:
             if count > jokers:
-                return f"the deck has only {jokers} jokers, and this needs {count}"
+                return ngettext(
+                    "the deck has only {jokers} joker, and this needs {count}",
+                    "the deck has only {jokers} jokers, and this needs {count}",
+                    jokers,
+                ).format(jokers=jokers, count=count)
         elif count > copies:
-            packs = "pack" if copies == 1 else "packs"
-            return (
-                f"{copies} {packs} hold only {copies} {card.symbol}, and this needs {count} of them"
-            )
+            return ngettext(
+                "{copies} pack holds only {copies} {card}, and this needs {count} of them",
+                "{copies} packs hold only {copies} {card}, and this needs {count} of them",
+                copies,
+            ).format(copies=copies, card=card.symbol, count=count)
     return None
 
 
 def _describe(meld: Meld) -> str:
+    """The sentence that says what a legal meld is."""
     jokers = [c for c in meld.cards if c.is_joker]
-    base = f"{meld.symbols} is {meld.description}"
+    cards, description = meld.symbols, meld.description
     if meld.kind is Kind.SET:
-        extra = (
-            ", and suits may repeat"
-            if len({c.suit for c in meld.naturals}) < len(meld.naturals)
-            else ""
-        )
-        if jokers:
-            extra += f"; the joker{'s stand' if len(jokers) > 1 else ' stands'} for "
-            extra += rank_name(meld.low, plural=True) if len(jokers) > 1 else a_rank(meld.low)
-        return base + extra
+        repeat = len({c.suit for c in meld.naturals}) < len(meld.naturals)
+        if not jokers:
+            if repeat:
+                return _("{cards} is {meld}, and suits may repeat.").format(
+                    cards=cards, meld=description
+                )
+            return _("{cards} is {meld}.").format(cards=cards, meld=description)
+        # One joker stands for "a seven", several for "sevens".
+        rank = rank_name(meld.low, plural=True) if len(jokers) > 1 else a_rank(meld.low)
+        if repeat:
+            message = ngettext(
+                "{cards} is {meld}, and suits may repeat; the joker stands for {rank}.",
+                "{cards} is {meld}, and suits may repeat; the jokers stand for {rank}.",
+                len(jokers),
+            )
+        else:
+            message = ngettext(
+                "{cards} is {meld}; the joker stands for {rank}.",
+                "{cards} is {meld}; the jokers stand for {rank}.",
+                len(jokers),
+            )
+        return message.format(cards=cards, meld=description, rank=rank)
     if jokers:
         stood = ", ".join(
             position_card(meld.suit, meld.low + i).symbol
             for i, c in enumerate(meld.cards)
             if c.is_joker
         )
-        return f"{base}, with the joker{'s' if len(jokers) > 1 else ''} as {stood}"
-    return base
+        return ngettext(
+            "{cards} is {meld}, with the joker as {stood}.",
+            "{cards} is {meld}, with the jokers as {stood}.",
+            len(jokers),
+        ).format(cards=cards, meld=description, stood=stood)
+    return _("{cards} is {meld}.").format(cards=cards, meld=description)
 
 
 def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None) -> Verdict:
@@ -183,39 +211,56 @@ def meld_verdict(cards: Sequence[Card], rules: Rules, copies: int | None = None)
         return Verdict(
             False,
             "meld",
-            f"A meld needs at least three cards, and {shown or 'nothing'} is only {len(cards)}.",
+            _("A meld needs at least three cards, and {cards} is only {count}.").format(
+                cards=shown or _("nothing"), count=len(cards)
+            ),
         )
     naturals = [c for c in cards if not c.is_joker]
     if not naturals and not rules.all_joker_melds:
-        return Verdict(False, "joker", f"{shown} has no real card: a meld needs at least one.")
+        return Verdict(
+            False,
+            "joker",
+            _("{cards} has no real card: a meld needs at least one.").format(cards=shown),
+        )
     problem = copies_problem(cards, copies, rules.jokers)
     if problem:
-        return Verdict(False, "deck", f"{shown} cannot be melded: {problem}.")
+        return Verdict(
+            False,
+            "deck",
+            _("{cards} cannot be melded: {problem}.").format(cards=shown, problem=problem),
+        )
     readings = [
         *set_readings(cards, rules.all_joker_melds),
         *run_readings(cards, rules.all_joker_melds),
     ]
     if readings:
         first = readings[0]
-        reason = _describe(first) + "."
         if len(readings) > 1:
             others = "; ".join(m.symbols for m in readings[1:])
-            reason += f" It can also be read as {others}: the player chooses."
+            reason = _("{sentence} It can also be read as {others}: the player chooses.").format(
+                sentence=_describe(first), others=others
+            )
+        else:
+            reason = _describe(first)
         return Verdict(True, first.kind.value, reason, first.kind.value, tuple(readings), first)
     if not naturals and any(c.as_rank is None for c in cards):
         return Verdict(
             False,
             "joker",
-            f"{shown} is only jokers: say what each stands for (JK@7H in a run, JK@7 in a set).",
+            _(
+                "{cards} is only jokers: say what each stands for (JK@7H in a run, JK@7 in a set)."
+            ).format(cards=shown),
         )
     if same_suit(cards):
-        return Verdict(False, "run", f"{run_problem(cards)}.")
+        return Verdict(False, "run", _("{problem}.").format(problem=run_problem(cards)))
     if same_rank(cards):
-        return Verdict(False, "set", f"{set_problem(cards)}.")
+        return Verdict(False, "set", _("{problem}.").format(problem=set_problem(cards)))
     return Verdict(
         False,
         "meld",
-        f"{shown} is neither a run (one suit, ranks in a row) nor a set (one rank).",
+        _("{cards} is neither a run (one suit, ranks in a row) nor a set (one rank).").format(
+            cards=shown
+        ),
     )
 
 
@@ -256,20 +301,32 @@ def table_readings(meld: MeldLike, rules: Rules, copies: int | None = None) -> V
         cards = _cards(meld, "meld")
     verdict = meld_verdict(cards, rules, copies)
     if not verdict.ok:
-        return Verdict(False, verdict.rule, f"The meld on the table is not legal: {verdict.reason}")
+        return Verdict(
+            False,
+            verdict.rule,
+            _("The meld on the table is not legal: {reason}").format(reason=verdict.reason),
+        )
     if not isinstance(meld, Meld):
         return verdict
     # The cards make a meld, but not the one this value says (cards out of place).
     return Verdict(
         False,
         meld.kind.value,
-        f"The meld on the table is not legal: {meld.symbols} does not lie in the order "
-        f"of a {meld.kind.value}.",
+        _not_in_order(meld),
     )
 
 
-def _reading_note(verdict: Verdict, used: Meld) -> str:
-    return f" (reading the table meld as {used.symbols})" if len(verdict.readings) > 1 else ""
+def _not_in_order(meld: Meld) -> str:
+    """Why a `Meld` value whose cards make a meld, but not in its own order, is not legal."""
+    if meld.kind is Kind.SET:
+        message = _(
+            "The meld on the table is not legal: {cards} does not lie in the order of a set."
+        )
+    else:
+        message = _(
+            "The meld on the table is not legal: {cards} does not lie in the order of a run."
+        )
+    return message.format(cards=meld.symbols)
 
 
 def _first_fit(
@@ -309,55 +366,96 @@ def lay_off_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None
     found = _first_fit(table, lambda reading: reading.lay_off_results(card), copies, rules)
     if isinstance(found, tuple):
         reading, result = found
-        where = ""
-        if reading.kind is Kind.RUN:
-            where = " at the bottom" if result.low < reading.low else " at the top"
         return Verdict(
             True,
             "lay-off",
-            f"{card.symbol} can be laid off on {reading.description}{where}"
-            f"{_reading_note(table, reading)}, making {result.symbols}.",
+            _lay_off_sentence(card, reading, result, len(table.readings) > 1),
             reading.kind.value,
             table.readings,
             reading,
         )
     if found:
-        reason = f"{card.symbol} cannot be laid off: {found}."
+        reason = _("{card} cannot be laid off: {problem}.").format(card=card.symbol, problem=found)
         return Verdict(False, "deck", reason, table.kind, table.readings, table.reading)
     reason = _lay_off_problem(table.readings[0], card)
     return Verdict(False, "lay-off", reason, table.kind, table.readings, table.reading)
+
+
+_LAY_OFF_SENTENCES: Final = {
+    # (where the card goes on a run, whether the table meld can be read several ways)
+    ("set", False): N_("{card} can be laid off on {meld}, making {result}."),
+    ("set", True): N_(
+        "{card} can be laid off on {meld} (reading the table meld as {reading}), making {result}."
+    ),
+    ("bottom", False): N_("{card} can be laid off on {meld} at the bottom, making {result}."),
+    ("bottom", True): N_(
+        "{card} can be laid off on {meld} at the bottom (reading the table meld as {reading}), "
+        "making {result}."
+    ),
+    ("top", False): N_("{card} can be laid off on {meld} at the top, making {result}."),
+    ("top", True): N_(
+        "{card} can be laid off on {meld} at the top (reading the table meld as {reading}), "
+        "making {result}."
+    ),
+}
+"""The sentence of an allowed lay-off, by where the card goes (on a set: anywhere) and whether
+it names the reading of the table meld it speaks of."""
+
+
+def _lay_off_sentence(card: Card, reading: Meld, result: Meld, several: bool) -> str:
+    """Where `card` goes on table meld `reading` (read one of `several` ways) to make `result`."""
+    where = "set"
+    if reading.kind is Kind.RUN:
+        where = "bottom" if result.low < reading.low else "top"
+    return _(_LAY_OFF_SENTENCES[where, several]).format(
+        card=card.symbol,
+        meld=reading.description,
+        reading=reading.symbols,
+        result=result.symbols,
+    )
 
 
 def _lay_off_problem(meld: Meld, card: Card) -> str:
     shown = card.symbol
     if meld.kind is Kind.SET:
         if card.is_joker:
-            only = rank_name(meld.low, plural=True)
-            return f"{shown} stands for another rank; this set takes only {only}."
-        return f"{shown} is not {a_rank(meld.low)}: {meld.description} takes only that rank."
+            return _("{card} stands for another rank; this set takes only {ranks}.").format(
+                card=shown, ranks=rank_name(meld.low, plural=True)
+            )
+        return _("{card} is not {rank}: {meld} takes only that rank.").format(
+            card=shown, rank=a_rank(meld.low), meld=meld.description
+        )
     ends = []
     if meld.low > 1:
         ends.append(position_card(meld.suit, meld.low - 1).symbol)
     if meld.high < 14:
         ends.append(position_card(meld.suit, meld.high + 1).symbol)
     if not ends:
-        return f"{meld.description} already goes from A to A: nothing more fits on it."
-    fits = " or ".join(ends)
+        return _("{meld} already goes from A to A: nothing more fits on it.").format(
+            meld=meld.description
+        )
+    fits = or_words(ends)
     if not card.is_joker and card in meld.cards:
-        return f"{shown} is already in {meld.description}; only {fits} can extend it."
+        return _("{card} is already in {meld}; only {fits} can extend it.").format(
+            card=shown, meld=meld.description, fits=fits
+        )
     if not card.is_joker and any(
         c.is_joker and c.as_rank == card.rank and c.as_suit == card.suit for c in meld.cards
     ):
-        return (
-            f"{shown} is already in {meld.description} as a joker: it cannot be added again, "
-            f"but it may swap the joker out. Only {fits} can extend the run."
-        )
+        return _(
+            "{card} is already in {meld} as a joker: it cannot be added again, "
+            "but it may swap the joker out. Only {fits} can extend the run."
+        ).format(card=shown, meld=meld.description, fits=fits)
     rank, suit = (card.as_rank, card.as_suit) if card.is_joker else (card.rank, card.suit)
     if suit in (meld.suit, None) and (
         (rank == 2 and meld.high == 14) or (rank == 13 and meld.low == 1)
     ):
-        return f"{shown} would turn the corner: an ace ends a run. Only {fits} can extend it."
-    return f"{shown} does not fit {meld.description}: only {fits} can extend it."
+        return _(
+            "{card} would turn the corner: an ace ends a run. Only {fits} can extend it."
+        ).format(card=shown, fits=fits)
+    return _("{card} does not fit {meld}: only {fits} can extend it.").format(
+        card=shown, meld=meld.description, fits=fits
+    )
 
 
 def check_lay_off(meld: MeldLike, card: CardsLike, rules: Rules | None = None) -> Verdict:
@@ -402,30 +500,46 @@ def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = 
         return table
     if card.is_joker:
         return Verdict(
-            False, "swap", "Only a real card can take a joker's place.", table.kind, table.readings
+            False,
+            "swap",
+            _("Only a real card can take a joker's place."),
+            table.kind,
+            table.readings,
         )
     found = _first_fit(table, lambda reading: reading.swap_results(card), copies, rules)
     if isinstance(found, tuple):
         reading = found[0]
+        if len(table.readings) > 1:
+            message = _(
+                "{card} can take the joker's place in {meld} (reading the table meld as "
+                "{reading}); the joker goes to the player's hand."
+            )
+        else:
+            message = _(
+                "{card} can take the joker's place in {meld}; the joker goes to the player's hand."
+            )
         return Verdict(
             True,
             "swap",
-            f"{card.symbol} can take the joker's place in {reading.description}"
-            f"{_reading_note(table, reading)}; the joker goes to the player's hand.",
+            message.format(card=card.symbol, meld=reading.description, reading=reading.symbols),
             reading.kind.value,
             table.readings,
             reading,
         )
     if found:
-        reason = f"{card.symbol} cannot be swapped in: {found}."
+        reason = _("{card} cannot be swapped in: {problem}.").format(
+            card=card.symbol, problem=found
+        )
         return Verdict(False, "deck", reason, table.kind, table.readings, table.reading)
     meld0 = table.readings[0]
     if all(r.jokers == 0 for r in table.readings):
-        reason = f"There is no joker in {meld0.symbols} to swap."
+        reason = _("There is no joker in {cards} to swap.").format(cards=meld0.symbols)
     elif meld0.kind is Kind.SET:
-        reason = f"Only {a_rank(meld0.low)} can replace the joker in {meld0.description}."
+        reason = _("Only {rank} can replace the joker in {meld}.").format(
+            rank=a_rank(meld0.low), meld=meld0.description
+        )
     else:
-        stands = " or ".join(
+        stands = or_words(
             sorted(
                 {
                     position_card(r.suit, r.low + i).symbol
@@ -435,10 +549,10 @@ def swap_verdict(meld: MeldLike, card: Card, rules: Rules, copies: int | None = 
                 }
             )
         )
-        reason = (
-            f"In a run a joker can be replaced only by exactly the card it stands for "
-            f"({stands}), not {card.symbol}."
-        )
+        reason = _(
+            "In a run a joker can be replaced only by exactly the card it stands for "
+            "({stands}), not {card}."
+        ).format(stands=stands, card=card.symbol)
     return Verdict(False, "swap", reason, table.kind, table.readings, table.reading)
 
 
@@ -465,13 +579,29 @@ def unchecked_counts_points(counts: Sequence[int], rules: Rules) -> int:
 
 
 def _action_sentence(action: Action) -> str:
-    steps = [f"swap {o.card.symbol} for the joker in {o.result.description}" for o in action.swaps]
+    """The first action found, as a sentence: its swaps first, then its meld or lay-off."""
+    steps = [
+        _("swap {card} for the joker in {meld}").format(
+            card=o.card.symbol, meld=o.result.description
+        )
+        for o in action.swaps
+    ]
     if action.meld is not None:
-        steps.append(f"meld {action.meld.symbols} ({action.meld.description})")
+        steps.append(
+            _("meld {cards} ({meld})").format(
+                cards=action.meld.symbols, meld=action.meld.description
+            )
+        )
     elif action.lay_off is not None:
-        steps.append(f"lay off {action.lay_off.card.symbol} on {action.lay_off.result.description}")
-    text = ", then ".join(steps)
-    return text[0].upper() + text[1:]
+        steps.append(
+            _("lay off {card} on {meld}").format(
+                card=action.lay_off.card.symbol, meld=action.lay_off.result.description
+            )
+        )
+    text = steps[0]
+    for step in steps[1:]:
+        text = _("{first}, then {next}").format(first=text, next=step)
+    return _("{action}.").format(action=text[0].upper() + text[1:])
 
 
 def action_verdict(counts: Counts, table: Sequence[Meld], passport: bool, rules: Rules) -> Verdict:
@@ -494,18 +624,20 @@ def unchecked_action_verdict(
             return Verdict(
                 False,
                 "dead.passport",
-                "No meld can be made from this hand, and a first action must be a meld "
-                "(the passport): the player is dead.",
+                _(
+                    "No meld can be made from this hand, and a first action must be a meld "
+                    "(the passport): the player is dead."
+                ),
             )
         return Verdict(
             False,
             "dead",
-            "No meld, no lay-off and no swap that leads to one: the player must declare Dead.",
+            _("No meld, no lay-off and no swap that leads to one: the player must declare Dead."),
         )
     kind = action.meld.kind.value if action.meld is not None else None
     if action.lay_off is not None:
         kind = action.lay_off.result.kind.value
-    return Verdict(True, action.rule, _action_sentence(action) + ".", kind)
+    return Verdict(True, action.rule, _action_sentence(action), kind)
 
 
 def can_play(
@@ -537,7 +669,11 @@ def can_play(
     on_table = [c.plain for options in readings for c in options[0].cards]
     problem = copies_problem(cards + on_table, rules.packs, rules.jokers)
     if problem:
-        return Verdict(False, "deck", f"This hand and table are impossible: {problem}.")
+        return Verdict(
+            False,
+            "deck",
+            _("This hand and table are impossible: {problem}.").format(problem=problem),
+        )
     counts = to_counts(cards)
     first: Verdict | None = None
     for melds in islice(product(*readings), MAX_TABLE_READINGS):

@@ -20,18 +20,20 @@ from penang_lib.engine.cards import (
     JOKER,
     JOKER_INDEX,
     NATURALS,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     SUITS,
     Card,
     a_rank,
+    and_words,
     cards_html,
     cards_symbols,
     cards_text,
     noted_joker,
     rank_name,
     rank_text,
+    suit_name,
 )
+from penang_lib.i18n import N_, _, ngettext
 
 MAX_RUN = 14
 """The longest run: A 2 3 ... K A."""
@@ -157,10 +159,12 @@ class Meld:
     def description(self) -> str:
         """In words: "a run of hearts from 5♥ to 8♥", "a set of sevens"."""
         if self.kind is SET:
-            return f"a set of {rank_name(self.low, plural=True)}"
+            return _("a set of {ranks}").format(ranks=rank_name(self.low, plural=True))
         first = position_card(self.suit, self.low).symbol
         last = position_card(self.suit, self.high).symbol
-        return f"a run of {SUIT_NAMES[self.suit]} from {first} to {last}"
+        return _("a run of {suit} from {first} to {last}").format(
+            suit=suit_name(self.suit), first=first, last=last
+        )
 
     def _repr_html_(self) -> str:
         return cards_html(self.cards, label=f"{self.description}: {self.symbols}")
@@ -378,30 +382,45 @@ def run_problem(cards: Sequence[Card]) -> str:
     shown = cards_symbols(cards)
     naturals = [c for c in cards if not c.is_joker]
     if len(cards) > MAX_RUN:
-        return f"{shown} has {len(cards)} cards, and a run holds at most 14 (A 2 ... K A)"
+        return ngettext(
+            "{cards} has {count} card, and a run holds at most 14 (A 2 ... K A)",
+            "{cards} has {count} cards, and a run holds at most 14 (A 2 ... K A)",
+            len(cards),
+        ).format(cards=shown, count=len(cards))
     counts = Counter(c.rank for c in naturals)
     for rank, count in sorted(counts.items()):
         if rank != 1 and count > 1:
             card = next(c for c in naturals if c.rank == rank)
-            return f"{card.symbol} appears {count} times in {shown}: a run holds each rank once"
+            return ngettext(
+                "{card} appears {count} time in {cards}: a run holds each rank once",
+                "{card} appears {count} times in {cards}: a run holds each rank once",
+                count,
+            ).format(card=card.symbol, count=count, cards=shown)
     if counts[1] > 2:
-        return f"{shown} has {counts[1]} aces: a run holds at most two (A at each end)"
+        return ngettext(
+            "{cards} has {count} ace: a run holds at most two (A at each end)",
+            "{cards} has {count} aces: a run holds at most two (A at each end)",
+            counts[1],
+        ).format(cards=shown, count=counts[1])
     if counts[1] == 2:
-        return (
-            f"{shown} holds two aces, which fit only in a run from A all the way to K and A "
+        return _(
+            "{cards} holds two aces, which fit only in a run from A all the way to K and A "
             "again (14 cards)"
-        )
+        ).format(cards=shown)
     noted_suits = [c.as_suit for c in cards if c.is_joker and c.as_suit]
     suit = naturals[0].suit if naturals else (noted_suits[0] if noted_suits else "")
     for joker in (c for c in cards if c.is_joker and c.as_rank is not None):
         if joker.as_suit not in (None, suit):
-            suit = SUIT_NAMES[str(joker.as_suit)]
-            return f"{joker.symbol} stands for a card of {suit}, not of the suit of {shown}"
+            return _("{joker} stands for a card of {suit}, not of the suit of {cards}").format(
+                joker=joker.symbol, suit=suit_name(str(joker.as_suit)), cards=shown
+            )
         if joker.as_rank in counts:
-            return f"{joker.symbol} claims the place of a card that is already in {shown}"
+            return _("{joker} claims the place of a card that is already in {cards}").format(
+                joker=joker.symbol, cards=shown
+            )
     ranks = sorted(set(counts) | {c.as_rank for c in cards if c.as_rank is not None})
     if not ranks:
-        return f"{shown} does not say which cards its jokers stand for"
+        return _("{cards} does not say which cards its jokers stand for").format(cards=shown)
     gaps_low = ranks[-1] - ranks[0] + 1
     high_ace = sorted(14 if r == 1 else r for r in ranks)
     gaps_high = high_ace[-1] - high_ace[0] + 1
@@ -412,7 +431,9 @@ def run_problem(cards: Sequence[Card]) -> str:
         13 - ((ranks[(i + 1) % len(ranks)] - ranks[i]) % 13) + 1 for i in range(len(ranks))
     )
     if circle <= len(cards) < span:
-        return f"{shown} turns the corner: an ace ends a run, so K A 2 never follows on"
+        return _("{cards} turns the corner: an ace ends a run, so K A 2 never follows on").format(
+            cards=shown
+        )
     if span > len(cards):
         if gaps_low <= gaps_high:
             row = range(ranks[0], ranks[-1] + 1)
@@ -420,7 +441,7 @@ def run_problem(cards: Sequence[Card]) -> str:
             row = range(high_ace[0], high_ace[-1] + 1)
         holes = [_named(rank, suit) for rank in row if (1 if rank == 14 else rank) not in ranks]
         return _gap_problem(cards, shown, suit, holes)
-    return f"{shown} cannot be placed in one row of its suit"
+    return _("{cards} cannot be placed in one row of its suit").format(cards=shown)
 
 
 def _named(rank: int, suit: str) -> str:
@@ -430,26 +451,38 @@ def _named(rank: int, suit: str) -> str:
 
 _GAPS: Final = {
     # (holes, jokers noted for a card, free jokers): each "many" is more than one.
-    ("one", "none", "none"): "{shown} has a gap at {gap}, and no joker to fill it",
-    ("many", "none", "none"): "{shown} has gaps at {gaps}, and no joker to fill them",
-    ("one", "one", "none"): "{shown} has a gap at {gap}: its joker stands for {noted}, "
-    "so nothing fills {gap}",
-    ("many", "one", "none"): "{shown} has gaps at {gaps}: its joker stands for {noted}, "
-    "so nothing fills them",
-    ("one", "many", "none"): "{shown} has a gap at {gap}: its jokers stand for {noted}, "
-    "so nothing fills {gap}",
-    ("many", "many", "none"): "{shown} has gaps at {gaps}: its jokers stand for {noted}, "
-    "so nothing fills them",
-    ("many", "none", "one"): "{shown} has gaps at {gaps}, and only one joker to fill them",
-    ("many", "none", "many"): "{shown} has gaps at {gaps}, and only {free} jokers to fill them",
-    ("many", "one", "one"): "{shown} has gaps at {gaps}, and only one joker is free to fill "
-    "them: the other stands for {noted}",
-    ("many", "many", "one"): "{shown} has gaps at {gaps}, and only one joker is free to fill "
-    "them: the others stand for {noted}",
-    ("many", "one", "many"): "{shown} has gaps at {gaps}, and only {free} jokers are free to "
-    "fill them: the other stands for {noted}",
-    ("many", "many", "many"): "{shown} has gaps at {gaps}, and only {free} jokers are free to "
-    "fill them: the others stand for {noted}",
+    ("one", "none", "none"): N_("{shown} has a gap at {gap}, and no joker to fill it"),
+    ("many", "none", "none"): N_("{shown} has gaps at {gaps}, and no joker to fill them"),
+    ("one", "one", "none"): N_(
+        "{shown} has a gap at {gap}: its joker stands for {noted}, so nothing fills {gap}"
+    ),
+    ("many", "one", "none"): N_(
+        "{shown} has gaps at {gaps}: its joker stands for {noted}, so nothing fills them"
+    ),
+    ("one", "many", "none"): N_(
+        "{shown} has a gap at {gap}: its jokers stand for {noted}, so nothing fills {gap}"
+    ),
+    ("many", "many", "none"): N_(
+        "{shown} has gaps at {gaps}: its jokers stand for {noted}, so nothing fills them"
+    ),
+    ("many", "none", "one"): N_("{shown} has gaps at {gaps}, and only one joker to fill them"),
+    ("many", "none", "many"): N_("{shown} has gaps at {gaps}, and only {free} jokers to fill them"),
+    ("many", "one", "one"): N_(
+        "{shown} has gaps at {gaps}, and only one joker is free to fill "
+        "them: the other stands for {noted}"
+    ),
+    ("many", "many", "one"): N_(
+        "{shown} has gaps at {gaps}, and only one joker is free to fill "
+        "them: the others stand for {noted}"
+    ),
+    ("many", "one", "many"): N_(
+        "{shown} has gaps at {gaps}, and only {free} jokers are free to "
+        "fill them: the other stands for {noted}"
+    ),
+    ("many", "many", "many"): N_(
+        "{shown} has gaps at {gaps}, and only {free} jokers are free to "
+        "fill them: the others stand for {noted}"
+    ),
 }
 """Why a run with gaps is not a run, by how many cards are missing, how many of its jokers
 are noted for a card (`🃏=8♥` stands for 8♥ and fills no other place) and how many are free."""
@@ -465,8 +498,8 @@ def _gap_problem(cards: Sequence[Card], shown: str, suit: str, holes: list[str])
     free = sum(1 for c in cards if c.is_joker and c.as_rank is None)
     noted = [_named(c.as_rank, c.as_suit or suit) for c in cards if c.is_joker and c.as_rank]
     key = (_how_many(len(holes)), _how_many(len(noted)), _how_many(free))
-    return _GAPS[key].format(
-        shown=shown, gap=holes[0], gaps=" ".join(holes), noted=" and ".join(noted), free=free
+    return _(_GAPS[key]).format(
+        shown=shown, gap=holes[0], gaps=" ".join(holes), noted=and_words(noted), free=free
     )
 
 
@@ -476,11 +509,10 @@ def set_problem(cards: Sequence[Card]) -> str:
     rank = naturals[0].rank if naturals else 0
     for joker in (c for c in cards if c.is_joker):
         if joker.as_rank is not None and joker.as_rank != rank:
-            return (
-                f"{joker.symbol} stands for {a_rank(joker.as_rank)}, but this is a set of "
-                f"{rank_name(rank, plural=True)}"
+            return _("{joker} stands for {rank}, but this is a set of {ranks}").format(
+                joker=joker.symbol, rank=a_rank(joker.as_rank), ranks=rank_name(rank, plural=True)
             )
-    return f"{cards_symbols(cards)} is not a set"
+    return _("{cards} is not a set").format(cards=cards_symbols(cards))
 
 
 def same_suit(cards: Sequence[Card]) -> bool:
