@@ -1,8 +1,9 @@
 """Every sentence a learner reads is in the message catalog that `pybabel extract` writes.
 
-The words are marked with `penang_lib.i18n` (`_`, `N_`, `ngettext`); `tests/helpers/catalog.py`
-says which strings are learner-facing. Here Babel extracts the catalog from `penang_lib/` and
-`widgets/` for real, and the test fails when a learner-facing string escapes it, when a message
+The words are marked with `penang_lib.i18n` (`_`, `N_`, `ngettext`), and in the site's page
+templates with Jinja's i18n extension; `tests/helpers/catalog.py` says which strings are
+learner-facing. Here Babel extracts the catalog from `penang_lib/` and `widgets/` for real, as
+`tools/babel.cfg` says, and the test fails when a learner-facing string escapes it, when a message
 has an unnamed placeholder or loose spaces at its ends (a sign of a sentence glued from
 fragments), or when a plural's two forms do not hold the same placeholders.
 """
@@ -19,10 +20,19 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from penang_lib.i18n import N_, _, ngettext
+from penang_lib.site.words import PAGE_WORDS
 from tests.checkout import REPO
-from tests.helpers.catalog import escapes, is_prose, marked_messages, scanned_files
+from tests.helpers.catalog import (
+    escapes,
+    is_prose,
+    marked_messages,
+    scanned_files,
+    template_escapes,
+    template_files,
+)
 
-_UNNAMED = re.compile(r"\{\}|\{\d+\}|%[sdrif]|%\(")
+_UNNAMED = re.compile(r"\{\}|\{\d+\}|%[sdrif]")
+"""An unnamed placeholder; Jinja's `{% trans %}` writes named ones as `%(name)s`."""
 _FIELD = re.compile(r"\{(\w+)[^{}]*\}")
 
 
@@ -31,6 +41,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     """The catalog `pybabel extract` writes for the kit, read back."""
     pot = tmp_path_factory.mktemp("catalog") / "messages.pot"
     command = [sys.executable, "-m", "babel.messages.frontend", "extract", "--no-location"]
+    command += ["-F", str(REPO / "tools" / "babel.cfg")]
     command += ["--project", "penang-rummy", "-o", str(pot), "penang_lib", "widgets"]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -51,6 +62,43 @@ def msgids(catalog: Catalog) -> list[str]:
 def test_no_learner_facing_string_escapes_the_catalog() -> None:
     found = [str(e) for path in scanned_files() for e in escapes(path)]
     assert found == [], f"{len(found)} strings escape the catalog:\n" + "\n".join(found[:80])
+
+
+def test_no_word_of_the_sites_pages_escapes_the_catalog() -> None:
+    assert len(template_files()) >= 5
+    found = [str(e) for path in template_files() for e in template_escapes(path)]
+    assert found == [], "\n".join(found)
+
+
+def test_babel_extracts_the_words_of_the_sites_pages(catalog: Catalog) -> None:
+    extracted = set(msgids(catalog))
+    # the rule sheet's and the landing page's own words, and a lesson page's chrome
+    assert "Taught in lesson %(order)s, %(title)s" in extracted
+    assert 'Puzzles solved: <span class="solved">0</span> of %(total)s' in extracted
+    assert "Deals played against the bots: {played}, won: {won}." in extracted
+    assert set(PAGE_WORDS.values()) <= extracted
+
+
+def test_the_template_check_sees_what_escapes(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        "{# a comment with words in it #}\n"
+        "<style>body { font: 16px system-ui, sans-serif; }</style>\n"
+        '<nav aria-label="the site\'s pages">{{ _("All lessons") }}</nav>\n'
+        "<p>{% trans n=3 %}You have {{ n }} cards.{% endtrans %}</p>\n"
+        "<p>Nobody marked this sentence.</p>\n"
+        "<script>\n"
+        "  // a script comment\n"
+        '  var box = document.querySelector("section.progress .note");\n'
+        '  box.textContent = "Glued from " + count + " words";\n'
+        "</script>\n",
+        encoding="utf-8",
+    )
+    assert [(e.line, e.why) for e in template_escapes(page)] == [
+        (3, "an attribute's words not marked"),
+        (5, "words not marked in the template"),
+        (9, "a script's words not from the catalog"),
+    ]
 
 
 def test_babel_extracts_every_marked_message(catalog: Catalog) -> None:
@@ -101,7 +149,8 @@ def test_the_check_sees_what_escapes(tmp_path: Path) -> None:
         "    bad = f'You played {card} too.'\n"
         "    worse = _(f'You hold {card} now.')\n"
         "    glued = _('You hold') + ' ' + card\n"
-        "    return style + html + kept + said + bad + worse + glued\n",
+        "    hidden = f\"<p>{_('Not a meld.')}</p>\"\n"
+        "    return style + html + kept + said + bad + worse + glued + hidden\n",
         encoding="utf-8",
     )
     found = escapes(module)
@@ -109,6 +158,7 @@ def test_the_check_sees_what_escapes(tmp_path: Path) -> None:
         (12, "not marked for the catalog"),
         (13, "marked, but not a literal"),
         (14, "marked, but glued with +"),
+        (15, "marked inside an f-string"),
     ]
 
 

@@ -17,6 +17,7 @@ from penang_lib.course.puzzles import shipped_puzzles
 from penang_lib.engine.cards import symbols_html
 from penang_lib.site import patches
 from penang_lib.site.serve import DEFAULT_PORT, RULES_PAGE, catalogue, rule_sheet
+from penang_lib.site.words import page_words
 
 EXTENSIONS = [
     "@jupyter-widgets/jupyterlab-manager",
@@ -135,6 +136,8 @@ def configure(c: Any) -> None:
         "preload_scripts": _extension_scripts(EXTENSIONS),
         "rules_page": RULES_PAGE,
         "joker_mark": symbols_html("🃏"),
+        # The words of the lesson's chrome (nbconvert's templates have no gettext of their own).
+        "words": page_words(),
     }
 
     # Our changes to Voila's behaviour: the kernel websocket's connection class, the authorizer

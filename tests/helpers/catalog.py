@@ -12,8 +12,8 @@ with its HTML tags taken out, it holds two words in a row, and it is none of the
 - in a module a learner never reads (`NOT_FOR_LEARNERS`: the teacher's terminal and the server).
 
 Learner-facing prose must be an argument of `_()`, `N_()` or `ngettext()` (see `penang_lib.i18n`).
-A marked message must be a plain literal (Babel cannot read an f-string), and a marked message
-is never glued to another string with `+`.
+A marked message must be a plain literal (Babel cannot read an f-string, nor a `_()` call inside
+one), and a marked message is never glued to another string with `+`.
 
 Run `python -m tests.helpers.catalog FILE...` to list what escapes in those files.
 """
@@ -161,6 +161,12 @@ def _parents(tree: ast.AST) -> dict[int, ast.AST]:
     return parents
 
 
+def _ancestors(node: ast.AST, parents: dict[int, ast.AST]) -> Iterator[ast.AST]:
+    while id(node) in parents:
+        node = parents[id(node)]
+        yield node
+
+
 def _exempt_roots(tree: ast.AST) -> Iterator[ast.AST]:
     """The nodes under which no string is for a learner: documentation, programmer errors,
     assertions, logs and regular expressions."""
@@ -194,6 +200,11 @@ def escapes(path: Path) -> list[Escape]:
     found: list[Escape] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
+            literal = any(isinstance(a, ast.Constant) for a in node.args[:2])
+            if literal and any(isinstance(a, ast.JoinedStr) for a in _ancestors(node, parents)):
+                found.append(
+                    Escape(name, node.lineno, ast.unparse(node), "marked inside an f-string")
+                )
             for arg in node.args[:2]:
                 if isinstance(arg, ast.JoinedStr | ast.BinOp):
                     found.append(
@@ -254,3 +265,86 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+# -- the site's templates ---------------------------------------------------------------------
+# The landing page, the rule sheet and the error page are rendered by Voila's Jinja environment,
+# which has Jinja's i18n extension: their words are marked in the template, `{{ _("...") }}` or
+# `{% trans %}...{% endtrans %}`. A lesson page's template gets its words from Python
+# (`resources.words`, `penang_lib.site.words`). What is left of a template once its comments,
+# expressions, tags and marked words are taken out must hold no words, nor may its scripts' strings
+# (but those a script hands to the page's DOM functions: selectors, element and attribute names).
+
+TEMPLATES = REPO / "penang_lib" / "site" / "jupyter" / "voila" / "templates"
+_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+_STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.S)
+_SCRIPT = re.compile(r"(<script[^>]*>)(.*?)(</script>)", re.S)
+_JS_COMMENT = re.compile(r"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)
+_JS_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_DOM_CALL = re.compile(
+    r"(querySelector|querySelectorAll|closest|getElementById|createElement|setAttribute|"
+    r"getAttribute|classList\.contains|addEventListener|removeItem|getItem|RegExp)\(\s*$"
+)
+_NAMED = re.compile(r"""\s(?:aria-label|title|alt|placeholder)\s*=\s*"([^"]*)\"""")
+
+
+def template_files() -> list[Path]:
+    """The site's page templates."""
+    return sorted(p for p in TEMPLATES.rglob("*") if p.suffix in (".html", ".j2"))
+
+
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def _script_words(script: str) -> list[tuple[int, str]]:
+    """The strings of a script that hold words: (offset, text)."""
+    code = _JS_COMMENT.sub(_blank, script)
+    found = []
+    for string in _JS_STRING.finditer(code):
+        if _DOM_CALL.search(code[: string.start()][-40:]):
+            continue
+        text = string.group(0)[1:-1]
+        if is_prose(text):
+            found.append((string.start(), text))
+    return found
+
+
+def template_escapes(path: Path) -> list[Escape]:
+    """The words of the template at `path` that escape the catalog."""
+    import jinja2  # Voila's own dependency, there wherever the site runs
+
+    source = _COMMENT.sub(_blank, path.read_text(encoding="utf-8"))
+    name = relative(path)
+    found: list[Escape] = []
+    for script in _SCRIPT.finditer(source):
+        if "application/json" in script.group(1):
+            continue
+        for offset, text in _script_words(script.group(2)):
+            line = source.count("\n", 0, script.start(2) + offset) + 1
+            found.append(Escape(name, line, text, "a script's words not from the catalog"))
+    markup = _SCRIPT.sub(_blank, _STYLE.sub(_blank, source))
+    env = jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.do"])
+    in_trans = False
+    after_block = False
+    for line, kind, value in env.lex(markup):
+        if kind == "whitespace":
+            continue
+        if kind == "block_begin":
+            after_block = True
+            continue
+        if kind == "name" and after_block:
+            in_trans = {"trans": True, "endtrans": False}.get(value, in_trans)
+        after_block = False
+        if kind != "data" or in_trans:
+            continue
+        for label in _NAMED.finditer(value):
+            if is_prose(label.group(1)):
+                at = line + value.count("\n", 0, label.start())
+                found.append(Escape(name, at, label.group(1), "an attribute's words not marked"))
+        if is_prose(value):
+            text = " ".join(_TAG.sub(" ", value).split())
+            words = _PROSE.search(_TAG.sub(lambda m: " " * len(m.group(0)), value))
+            at = line + value.count("\n", 0, words.start() if words else 0)
+            found.append(Escape(name, at, text, "words not marked in the template"))
+    return sorted(found, key=lambda e: e.line)
