@@ -26,6 +26,7 @@ from penang_lib.engine.cards import (
     cards_symbols,
     full_deck,
     noted_joker,
+    or_words,
     read_cards,
     to_counts,
 )
@@ -63,6 +64,7 @@ from penang_lib.engine.validate import (
     require_whole,
     shown,
 )
+from penang_lib.i18n import N_, _, ngettext
 
 
 class Phase(str, Enum):
@@ -93,8 +95,8 @@ class Termination(str, Enum):
     one-alive house rule) a single player was left alive."""
 
     GAME = "game"
-    ALL_DEAD = "all dead"
-    ONE_ALIVE = "one alive"
+    ALL_DEAD = "all dead"  # not for learners: engine notation (an event's detail)
+    ONE_ALIVE = "one alive"  # not for learners: engine notation (an event's detail)
 
 
 def _seats(seats: Sequence[int], names: Sequence[str] | None) -> str:
@@ -103,7 +105,38 @@ def _seats(seats: Sequence[int], names: Sequence[str] | None) -> str:
     joined = join_names(words)
     if names is not None:
         return joined
-    return f"seat {joined}" if len(words) == 1 else f"seats {joined}"
+    return ngettext("seat {seats}", "seats {seats}", len(words)).format(seats=joined)
+
+
+_ENDS: Final = {
+    # (how the deal ended, whether several players share the win)
+    (Termination.GAME, False): N_("Game: {winners} went out and wins the deal."),
+    (Termination.GAME, True): N_("Game: {winners} went out and share the deal."),
+    (Termination.ALL_DEAD, False): N_(
+        "Every player is dead: {winners} wins with the lowest count, {count}."
+    ),
+    (Termination.ALL_DEAD, True): N_(
+        "Every player is dead: {winners} share the win with the lowest count, {count}."
+    ),
+    (Termination.ONE_ALIVE, False): N_(
+        "Only one player is left alive (the one-alive house rule): {winners} wins with the "
+        "lowest count, {count}."
+    ),
+    (Termination.ONE_ALIVE, True): N_(
+        "Only one player is left alive (the one-alive house rule): {winners} share the win "
+        "with the lowest count, {count}."
+    ),
+}
+"""How a deal ended, in one sentence, by its termination and whether the win is shared."""
+
+_MISSING: Final = {
+    # (the cards are a meld, the player holds the card once: "another")
+    (False, False): N_("{player} does not hold {card}."),
+    (False, True): N_("{player} does not hold another {card}."),
+    (True, False): N_("{player} does not hold {card}, so it cannot be melded."),
+    (True, True): N_("{player} does not hold another {card}, so it cannot be melded."),
+}
+"""Why the player to move cannot play a card they do not hold (or hold too few of)."""
 
 
 @dataclass(frozen=True)
@@ -119,22 +152,19 @@ class Outcome:
         """The outcome in plain words, naming seats by number or, given `names` (one per seat),
         by name."""
         names = require_names(names, len(self.scores))
-        who = _seats(self.winners, names)
-        shared = len(self.winners) > 1
-        if self.termination is Termination.GAME:
-            head = f"Game: {who} went out and {'share' if shared else 'wins'} the deal."
-        else:
-            why = (
-                "Every player is dead"
-                if self.termination is Termination.ALL_DEAD
-                else "Only one player is left alive (the one-alive house rule)"
-            )
-            best = self.scores[self.winners[0]]
-            verb = "share the win" if shared else "wins"
-            head = f"{why}: {who} {verb} with the lowest count, {best}."
-        seat = [f"seat {p}" for p in range(len(self.scores))] if names is None else names
-        counts = ", ".join(f"{seat[p]} has {n}" for p, n in enumerate(self.scores))
-        return f"{head} Counts: {counts}."
+        head = _(_ENDS[self.termination, len(self.winners) > 1]).format(
+            winners=_seats(self.winners, names), count=self.scores[self.winners[0]]
+        )
+        seat = (
+            [_("seat {seat}").format(seat=p) for p in range(len(self.scores))]
+            if names is None
+            else names
+        )
+        counts = ", ".join(
+            _("{player} has {count}").format(player=seat[p], count=n)
+            for p, n in enumerate(self.scores)
+        )
+        return _("{outcome} Counts: {counts}.").format(outcome=head, counts=counts)
 
     def __str__(self) -> str:
         return self.describe()
@@ -331,12 +361,15 @@ class Deal:
             size = self.rules.hand_size(players)
             # One card at a time from the dealer's left: seat (dealer + 1 + i) % players gets the
             # i-th card, so the player `offset` seats after that one gets every players-th card.
-            dealt: list[list[Card]] = [[] for _ in range(players)]
+            dealt: list[list[Card]] = [[] for _seat in range(players)]
             for offset in range(players):
                 dealt[(dealer + 1 + offset) % players] = deck[offset : size * players : players]
             stock = deck[size * players :]
         else:
-            dealt = [read_cards(h, f"hand {i} of hands") for i, h in enumerate(hands)]
+            dealt = [
+                read_cards(h, f"hand {i} of hands")  # not for learners: a name in a TypeError
+                for i, h in enumerate(hands)
+            ]
             if any(c.as_rank is not None for h in dealt for c in h):
                 raise ValueError("cards in a hand are plain: only jokers on the table carry notes")
             problem = copies_problem([c for h in dealt for c in h], self.copies, self.rules.jokers)
@@ -573,7 +606,9 @@ class Deal:
             player = require_whole(player, "player")  # a seat number, or an ArgumentTypeError
             raise IllegalMove(
                 "turn-order",
-                f"There is no seat {player} at this table: its seats are 0 to {self.players - 1}.",
+                _("There is no seat {seat} at this table: its seats are 0 to {last}.").format(
+                    seat=player, last=self.players - 1
+                ),
             )
 
     def _resolve(self, move: Move, player: int | None = None) -> Meld | None:
@@ -595,59 +630,82 @@ class Deal:
         me = self.turn
         name = self.names[me]
         if self.phase is _OVER:
-            raise IllegalMove("end", "The deal is over: no more moves can be made.")
+            raise IllegalMove("end", _("The deal is over: no more moves can be made."))
         if player is not None and player != me:
-            raise IllegalMove("turn-order", f"It is {name}'s turn, not {self.names[player]}'s.")
+            raise IllegalMove(
+                "turn-order",
+                _("It is {player}'s turn, not {other}'s.").format(
+                    player=name, other=self.names[player]
+                ),
+            )
         hand = self.hands[me]
         size = self._sizes[me]
         if size == 0 and not isinstance(move, DeclareGame):
-            raise IllegalMove("game", f"{name}'s hand is empty: the only move is to declare Game.")
+            raise IllegalMove(
+                "game",
+                _("{player}'s hand is empty: the only move is to declare Game.").format(
+                    player=name
+                ),
+            )
         if isinstance(move, DeclareGame):
             if size:
                 raise IllegalMove(
                     "game",
-                    f"Game is declared with an empty hand; {name} still holds {size} cards.",
+                    ngettext(
+                        "Game is declared with an empty hand; {player} still holds {count} card.",
+                        "Game is declared with an empty hand; {player} still holds {count} cards.",
+                        size,
+                    ).format(player=name, count=size),
                 )
             return None
         if isinstance(move, DeclareDead):
             if self.actions:
                 raise IllegalMove(
-                    "dead", f"{name} has already played this turn: end the turn instead of dying."
+                    "dead",
+                    _(
+                        "{player} has already played this turn: end the turn instead of dying."
+                    ).format(player=name),
                 )
             if self._can_act():
                 raise IllegalMove(
                     "dead",
-                    f"{name} can still play, and a player who can act may not declare Dead. "
-                    f"{self.can_play().reason}",
+                    _(
+                        "{player} can still play, and a player who can act may not declare Dead. "
+                        "{reason}"
+                    ).format(player=name, reason=self.can_play().reason),
                 )
             return None
         if isinstance(move, EndTurn):
             if self.actions == 0:
                 raise IllegalMove(
                     "turn",
-                    "A turn needs at least one meld or lay-off before it ends: "
-                    "passing is not allowed.",
+                    _(
+                        "A turn needs at least one meld or lay-off before it ends: "
+                        "passing is not allowed."
+                    ),
                 )
             return None
         if isinstance(move, MeldMove):
             return self._resolve_meld(move, hand)
         return self._resolve_table_move(move, hand)
 
-    def _missing(self, hand: Counts, cards: Sequence[Card]) -> str | None:
+    def _missing(self, hand: Counts, cards: Sequence[Card], melded: bool) -> str | None:
+        """Why the player to move cannot play `cards` (they do not hold them all), or None;
+        `melded`: the cards are a meld, and the sentence says it cannot be melded."""
         need: dict[int, int] = {}
         for card in cards:
             need[card.index] = need.get(card.index, 0) + 1
         for i, n in need.items():
             if n > hand[i]:
+                message = _MISSING[melded, bool(hand[i])]
                 card = Card.from_index(i)
-                another = "another " if hand[i] else ""
-                return f"{self.names[self.turn]} does not hold {another}{card.symbol}"
+                return _(message).format(player=self.names[self.turn], card=card.symbol)
         return None
 
     def _resolve_meld(self, move: MeldMove, hand: Counts) -> Meld:
-        missing = self._missing(hand, move.cards)
+        missing = self._missing(hand, move.cards, melded=True)
         if missing:
-            raise IllegalMove("meld", f"{missing}, so it cannot be melded.")
+            raise IllegalMove("meld", missing)
         # The cards are in the hand, so the deck can supply them: only the shape is in question.
         allow = self.rules.all_joker_melds
         reading = move.__dict__.get("_reading")
@@ -663,11 +721,14 @@ class Deal:
             raise IllegalMove(verdict.rule, verdict.reason)
         distinct = _distinct(readings)
         if len(distinct) > 1:
-            options = " or ".join(str(m) for m in distinct)
             raise IllegalMove(
                 "joker",
-                f"{cards_symbols(move.cards)} can be read more than one way: say which card each "
-                f"joker stands for ({options}).",
+                _(
+                    "{cards} can be read more than one way: say which card each joker stands for "
+                    "({options})."
+                ).format(
+                    cards=cards_symbols(move.cards), options=or_words([str(m) for m in distinct])
+                ),
                 tuple(MeldMove(m.cards) for m in distinct),
             )
         return readings[0]
@@ -676,23 +737,29 @@ class Deal:
         me = self.turn
         rule = "lay-off" if isinstance(move, LayOff) else "swap"
         if not self.passport[me]:
-            what = "lay off a card" if rule == "lay-off" else "swap a joker"
-            raise IllegalMove(
-                "passport",
-                f"{self.names[me]} has no passport yet: the first action must be a meld from the "
-                f"hand before they may {what}.",
-            )
+            if rule == "lay-off":
+                message = _(
+                    "{player} has no passport yet: the first action must be a meld from the "
+                    "hand before they may lay off a card."
+                )
+            else:
+                message = _(
+                    "{player} has no passport yet: the first action must be a meld from the "
+                    "hand before they may swap a joker."
+                )
+            raise IllegalMove("passport", message.format(player=self.names[me]))
         if not 0 <= move.target < len(self.table):
             raise IllegalMove(
                 rule,
-                f"There is no meld {move.target} on the table: its melds are numbered from 0 "
-                f"to {len(self.table) - 1}."
+                _(
+                    "There is no meld {meld} on the table: its melds are numbered from 0 to {last}."
+                ).format(meld=move.target, last=len(self.table) - 1)
                 if self.table
-                else "There is no meld on the table yet.",
+                else _("There is no meld on the table yet."),
             )
-        missing = None if hand[move.card.index] else self._missing(hand, [move.card])
+        missing = None if hand[move.card.index] else self._missing(hand, [move.card], False)
         if missing:
-            raise IllegalMove(rule, f"{missing}.")
+            raise IllegalMove(rule, missing)
         meld = self.table[move.target]
         if isinstance(move, LayOff):
             results = meld.lay_off_results(move.card)
@@ -701,8 +768,10 @@ class Deal:
                 placed = [m.cards[0] if m.low < meld.low else m.cards[-1] for m in distinct]
                 raise IllegalMove(
                     "joker",
-                    f"The joker could go at either end of {meld.description}: say which card it "
-                    f"stands for ({' or '.join(str(c) for c in placed)}).",
+                    _(
+                        "The joker could go at either end of {meld}: say which card it stands for "
+                        "({options})."
+                    ).format(meld=meld.description, options=or_words([str(c) for c in placed])),
                     tuple(LayOff(move.target, card) for card in placed),
                 )
             if not results:
@@ -719,8 +788,10 @@ class Deal:
             if not analysis.unchecked_swap_leaves_action(hand, self.table, option, self.rules):
                 raise IllegalMove(
                     "swap",
-                    "After that swap no meld or lay-off would be left to make this turn, and a "
-                    "swap alone is not an action.",
+                    _(
+                        "After that swap no meld or lay-off would be left to make this turn, and "
+                        "a swap alone is not an action."
+                    ),
                 )
         return result
 
@@ -995,9 +1066,9 @@ class Deal:
         status = self.status
         alive = status.count(_ALIVE)
         if not alive:
-            return self._finish("all dead")
+            return self._finish(Termination.ALL_DEAD.value)
         if self.rules.end_condition is _ONE_ALIVE and alive == 1 and self.players > 1:
-            return self._finish("one alive")
+            return self._finish(Termination.ONE_ALIVE.value)
         seat = (self.turn + 1) % self.players
         if status[seat] is _ALIVE:
             detail = ""
@@ -1057,17 +1128,25 @@ class Deal:
         move, the name, status, count and cards, then the table melds by number."""
         outcome = self.outcome()
         if outcome is None:
-            head = f"Turn {self.turn_number}: {self.names[self.turn]} to move."
+            head = _("Turn {turn}: {player} to move.").format(
+                turn=self.turn_number, player=self.names[self.turn]
+            )
         else:
-            head = f"Over after {self.turn_number} turns. {outcome.describe(self.names)}"
+            # "1 turns" as ever: tests/engine/test_manners.py holds the English.
+            head = _("Over after {turns} turns. {outcome}").format(
+                turns=self.turn_number, outcome=outcome.describe(self.names)
+            )
         width = max(7, *(len(name) for name in self.names))
         lines = [head]
         for p in range(self.players):
             mark = ">" if p == self.turn and outcome is None else " "
-            lines.append(
-                f"{mark} {self.names[p]:<{width}} {self.status[p].value:<13} "
-                f"count {self.count(p):<4} {cards_symbols(self.hand(p))}".rstrip()
+            row = _("{player} {status} count {count} {cards}").format(
+                player=self.names[p].ljust(width),
+                status=self.status[p].value.ljust(13),
+                count=str(self.count(p)).ljust(4),
+                cards=cards_symbols(self.hand(p)),
             )
+            lines.append(f"{mark} {row}".rstrip())
         for i, meld in enumerate(self.table):
             lines.append(f"  [{i}] {self.names[self.owners[i]]}: {meld.symbols}")
         return "\n".join(lines)
@@ -1076,17 +1155,26 @@ class Deal:
         rows = []
         for p in range(self.players):
             mark = "▶ " if p == self.turn and not self.is_over else ""
+            hand = cards_html(self.hand(p), label=_("{player} hand").format(player=self.names[p]))
+            who = mark + self.names[p]
             rows.append(
-                f"<tr><th scope='row'>{mark}{self.names[p]}</th><td>{self.status[p].value}</td>"
-                f"<td>{self.count(p)}</td>"
-                f"<td>{cards_html(self.hand(p), label=f'{self.names[p]} hand')}</td></tr>"
+                f"<tr><th scope='row'>{who}</th><td>{self.status[p].value}</td>"
+                f"<td>{self.count(p)}</td><td>{hand}</td></tr>"
             )
         table = "".join(
             f"<li>{self.names[self.owners[i]]}: {m._repr_html_()}</li>"
             for i, m in enumerate(self.table)
         )
         return (
-            f"<div class='penang-deal'><table><thead><tr><th>Player</th><th>Status</th>"
-            f"<th>Count</th><th>Hand</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f"<p>Table:</p><ol start='0'>{table}</ol></div>"
+            "<div class='penang-deal'><table><thead><tr><th>{player}</th><th>{status}</th>"
+            "<th>{count}</th><th>{hand}</th></tr></thead><tbody>{rows}</tbody></table>"
+            "<p>{table}</p><ol start='0'>{melds}</ol></div>"
+        ).format(
+            player=_("Player"),
+            status=_("Status"),
+            count=_("Count"),
+            hand=_("Hand"),
+            rows="".join(rows),
+            table=_("Table:"),
+            melds=table,
         )
