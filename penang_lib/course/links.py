@@ -32,6 +32,7 @@ from penang_lib.engine.validate import (
     require_whole,
     shown,
 )
+from penang_lib.i18n import _, ngettext
 
 __all__ = [
     "DEAL_KEYS",
@@ -119,38 +120,50 @@ def read_link(query: str, seed: int = 5, players: int = 4, bots: str = "careful"
     ignored: list[str] = []
     values: dict[str, str] = {}
     if len(query) > MAX_QUERY:
-        ignored.append(f"everything after the first {MAX_QUERY} characters")
+        ignored.append(_("everything after the first {count} characters").format(count=MAX_QUERY))
     for key, value in pairs:
         if key not in DEAL_KEYS:
-            ignored.append(f"the unknown setting {cut(key, 24)!r}")
+            ignored.append(_("the unknown setting {key}").format(key=repr(cut(key, 24))))
         elif key in values:
-            ignored.append(f"a second {key}")
+            ignored.append(_("a second {key}").format(key=key))
         else:
             values[key] = value
     chosen_seed = seed
     if "seed" in values:
         number = whole(values["seed"])
         if number is None or number > MAX_SEED:
-            ignored.append(f"the seed {values['seed'][:24]!r} (a whole number up to {MAX_SEED})")
+            ignored.append(
+                _("the seed {seed} (a whole number up to {most})").format(
+                    seed=repr(values["seed"][:24]), most=MAX_SEED
+                )
+            )
         else:
             chosen_seed = number
     chosen_players = players
     if "players" in values:
         number = whole(values["players"])
         if number is None or not 2 <= number <= 5:
-            ignored.append(f"players={values['players'][:12]!r} (Penang Rummy takes 2 to 5)")
+            ignored.append(
+                _("players={players} (Penang Rummy takes 2 to 5)").format(
+                    players=repr(values["players"][:12])
+                )
+            )
         else:
             chosen_players = number
     try:
         chosen_bots = bot_names(values.get("bots", bots), chosen_players)
     except ValueError as error:
-        ignored.append(f"the bots {cut(values['bots'], 40)!r} ({error})")
+        ignored.append(
+            _("the bots {bots} ({error})").format(bots=repr(cut(values["bots"], 40)), error=error)
+        )
         chosen_bots = bot_names(bots, chosen_players)
     step = None
     if "step" in values:
         step = whole(values["step"])
         if step is None:
-            ignored.append(f"the step {values['step'][:24]!r} (a whole number from 0)")
+            ignored.append(
+                _("the step {step} (a whole number from 0)").format(step=repr(values["step"][:24]))
+            )
     return DealLink(chosen_seed, chosen_players, chosen_bots, step, tuple(ignored))
 
 
@@ -160,7 +173,9 @@ def usable_step(link: DealLink, steps: int) -> tuple[int | None, list[str]]:
     steps = require_whole(steps, "steps", 0)
     ignored = list(link.ignored)
     if link.step is not None and link.step > steps:
-        ignored.append(f"step {link.step} (this deal has steps 0 to {steps})")
+        ignored.append(
+            _("step {step} (this deal has steps 0 to {last})").format(step=link.step, last=steps)
+        )
         return None, ignored
     return link.step, ignored
 
@@ -170,9 +185,18 @@ def ignored_note(ignored: list[str]) -> str:
     counted, each named once)."""
     parts = list(dict.fromkeys(ignored))
     named = "; ".join(parts[:MAX_NOTED])
-    if len(parts) > MAX_NOTED:
-        named += f"; and {len(parts) - MAX_NOTED} more"
-    return f"From the link, these were ignored and the defaults used instead: {named}."
+    more = len(parts) - MAX_NOTED
+    if more > 0:
+        return ngettext(
+            "From the link, these were ignored and the defaults used instead: {ignored}; and "
+            "{count} more.",
+            "From the link, these were ignored and the defaults used instead: {ignored}; and "
+            "{count} more.",
+            more,
+        ).format(ignored=named, count=more)
+    return _("From the link, these were ignored and the defaults used instead: {ignored}.").format(
+        ignored=named
+    )
 
 
 def step_address(page: str, seed: int, step: int) -> str:

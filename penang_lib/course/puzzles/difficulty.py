@@ -14,6 +14,7 @@ from penang_lib.engine.cards import Card, cards_symbols
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.melds import Kind
 from penang_lib.engine.moves import LayOff, Swap
+from penang_lib.i18n import _
 
 __all__ = ["near_melds", "rating", "table_misses"]
 
@@ -38,7 +39,7 @@ def near_melds(hand: Sequence[Card]) -> list[str]:
         by_rank.setdefault(card.rank, []).append(card)
     for cards in by_rank.values():
         if len(cards) == 2:
-            phrases.append(f"the pair {cards_symbols(cards)}")
+            phrases.append(_("the pair {cards}").format(cards=cards_symbols(cards)))
     by_suit: dict[str, set[int]] = {}
     for card in naturals:
         by_suit.setdefault(card.suit, set()).add(card.rank)
@@ -47,7 +48,7 @@ def near_melds(hand: Sequence[Card]) -> list[str]:
             if rank + 1 in ranks and rank - 1 not in ranks and rank + 2 not in ranks:
                 phrases.append(f"{cards_symbols([Card(rank, suit), Card(rank + 1, suit)])}")
     if any(c.is_joker for c in hand):
-        phrases.append("a joker")
+        phrases.append(_("a joker"))
     return phrases
 
 
@@ -70,7 +71,9 @@ def table_misses(deal: Deal) -> list[str]:
                 misses.append(error.reason)
             elif not tries:
                 misses.append(
-                    f"The joker in meld {target} ({meld.symbols}) could be swapped only for a card "
-                    "you do not hold."
+                    _(
+                        "The joker in meld {number} ({meld}) could be swapped only for a card you "
+                        "do not hold."
+                    ).format(number=target, meld=meld.symbols)
                 )
     return misses

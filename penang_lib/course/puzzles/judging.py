@@ -26,6 +26,7 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.events import Event
 from penang_lib.engine.explain import explain
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap, require_move
+from penang_lib.i18n import N_, _, ngettext
 
 __all__ = ["DEAD_REFUSED", "Judgement", "answer_sentence", "judge"]
 
@@ -63,17 +64,22 @@ def _answer_effects(puzzle: Puzzle) -> frozenset[tuple[object, ...]]:
     return kept(puzzle, "effects", work)
 
 
-def _wrong_reason(puzzle: Puzzle) -> str:
-    """What a legal move that is not an answer misses, in the kind's words."""
-    return {
-        "passport": "it is not the one meld this hand can make.",
-        "dead.passport": "it does not make the passport.",
-        "lay-off": "it is not the one lay-off that keeps you alive.",
-        "swap": "it is not a swap that lets you play.",
-        "dead": "it is not what the rules ask for here.",
-        "game": "after it no order of melds, lay-offs and swaps empties your hand this turn.",
-        "deadwood": "another start leaves fewer points in hand when the turn ends.",
-    }[puzzle.kind]
+_WRONG: Final[dict[str, str]] = {
+    "passport": N_("That is allowed, but it is not the one meld this hand can make."),
+    "dead.passport": N_("That is allowed, but it does not make the passport."),
+    "lay-off": N_("That is allowed, but it is not the one lay-off that keeps you alive."),
+    "swap": N_("That is allowed, but it is not a swap that lets you play."),
+    "dead": N_("That is allowed, but it is not what the rules ask for here."),
+    "game": N_(
+        "That is allowed, but after it no order of melds, lay-offs and swaps empties your hand "
+        "this turn."
+    ),
+    "deadwood": N_(
+        "That is allowed, but another start leaves fewer points in hand when the turn ends."
+    ),
+}
+"""What a legal move that is not an answer misses, in the kind's words (marked: shown through
+`_()`)."""
 
 
 def _why(puzzle: Puzzle) -> str:
@@ -84,17 +90,18 @@ def _why(puzzle: Puzzle) -> str:
 def _work_out_why(puzzle: Puzzle) -> str:
     if puzzle.kind == "game":
         count = len({shape(m) for m in puzzle.answers})
-        return (
-            "No other first move lets every card be played this turn."
-            if count == 1
-            else f"Only {count} first moves let every card be played this turn, and this "
-            "is one of them."
-        )
+        if count == 1:
+            return _("No other first move lets every card be played this turn.")
+        return ngettext(
+            "Only {count} first move lets every card be played this turn, and this is one of them.",
+            "Only {count} first moves let every card be played this turn, and this is one of them.",
+            count,
+        ).format(count=count)
     if puzzle.kind == "deadwood":
-        return (
-            f"Started this way, the turn can end with {_least_after(puzzle)} points in hand, "
-            "the fewest possible; any other start keeps more."
-        )
+        return _(
+            "Started this way, the turn can end with {points} points in hand, the fewest "
+            "possible; any other start keeps more."
+        ).format(points=_least_after(puzzle))
     found = solve(shared_position(puzzle), puzzle.kind)
     return found.why if isinstance(found, Solution) else ""
 
@@ -121,24 +128,35 @@ def _sentence_case(text: str) -> str:
 
 
 def _game_line(deal: Deal) -> str:
-    """After the right first move: one order of moves that empties the hand, in words."""
+    """After the right first move: one order of moves that empties the hand, in words ("meld
+    ..., then lay off ..."); "" when there is none to say."""
     search = TurnSearch()
     try:
         line = search.line(deal)
     except SearchTooLarge:  # pragma: no cover - a proved puzzle's search fits the budget
         return ""
-    if not line:
-        return ""
-    steps = ", then ".join(move.label() for move in line)
-    return f" Then {steps}, and declare Game."
+    steps = ""
+    for move in line:
+        label = move.label()
+        steps = _("{moves}, then {move}").format(moves=steps, move=label) if steps else label
+    return steps
 
 
-DEAD_REFUSED: Final = (
+def _either(choices: list[str]) -> str:
+    """Alternatives as a sentence says them: "a or b or c"."""
+    text = choices[0]
+    for choice in choices[1:]:
+        text = _("{choices} or {choice}").format(choices=text, choice=choice)
+    return text
+
+
+DEAD_REFUSED: Final = N_(
     "{player} can still play this turn, so Dead is not allowed: only a player who can make no "
     "meld and no lay-off, swaps included, may declare Dead."
 )
 """A puzzle's verdict on Declare Dead when the player can still play. The engine's own refusal
-goes on to name a move that can be played, which would give the puzzle away."""
+goes on to name a move that can be played, which would give the puzzle away (marked: shown
+through `_()`)."""
 
 
 def judge(puzzle: Puzzle, move: Move) -> Judgement:
@@ -156,28 +174,34 @@ def judge(puzzle: Puzzle, move: Move) -> Judgement:
     if refusal is not None:
         reason = refusal.reason
         if isinstance(move, DeclareDead) and refusal.rule == "dead" and not base.actions:
-            reason = DEAD_REFUSED.format(player=base.names[base.turn])
+            reason = _(DEAD_REFUSED).format(player=base.names[base.turn])
         return Judgement(False, False, refusal.rule, reason)
     after = base.copy()
     effect, events = _effect(after, move)
     rule = KIND_RULES[puzzle.kind]
     if effect not in _answer_effects(puzzle):
-        reason = _wrong_reason(puzzle)
+        sentence = _(_WRONG[puzzle.kind])
         if puzzle.kind == "deadwood":
             points, best = _least_after(puzzle, move), _least_after(puzzle)
             if points is not None and best is not None:
-                reason = (
-                    f"after it the turn ends with {points} points in hand at the fewest, and the "
-                    f"best start leaves {best}."
-                )
-        return Judgement(False, True, rule, f"That is allowed, but {reason}")
+                sentence = _(
+                    "That is allowed, but after it the turn ends with {points} points in hand at "
+                    "the fewest, and the best start leaves {best}."
+                ).format(points=points, best=best)
+        return Judgement(False, True, rule, sentence)
     said = " ".join(
         explain(event, base.names)
         for event in events
         if event.rule not in ("turn-order", "end", "scoring")
     )
-    line = _game_line(after) if puzzle.kind == "game" else ""
-    return Judgement(True, True, rule, f"Right. {said}{line} {_why(puzzle)}")
+    steps = _game_line(after) if puzzle.kind == "game" else ""
+    if steps:
+        sentence = _("Right. {said} Then {steps}, and declare Game. {why}").format(
+            said=said, steps=steps, why=_why(puzzle)
+        )
+    else:
+        sentence = _("Right. {said} {why}").format(said=said, why=_why(puzzle))
+    return Judgement(True, True, rule, sentence)
 
 
 def _answer_words(puzzle: Puzzle) -> str:
@@ -194,21 +218,28 @@ def _answer_words(puzzle: Puzzle) -> str:
             else:
                 plain = [c for c in move.cards if not c.is_joker]
                 jokers = sum(c.is_joker for c in move.cards)
-                readings = " or ".join(cards_symbols(m.cards) for m in moves)  # type: ignore[union-attr]
-                joker = "the joker" if jokers == 1 else "the jokers"
-                words.append(f"Meld {cards_symbols(plain)} with {joker} ({readings})")
+                readings = _either([cards_symbols(m.cards) for m in moves])  # type: ignore[union-attr]
+                words.append(
+                    ngettext(
+                        "Meld {cards} with the joker ({readings})",
+                        "Meld {cards} with the jokers ({readings})",
+                        jokers,
+                    ).format(cards=cards_symbols(plain), readings=readings)
+                )
         elif isinstance(move, LayOff | Swap):
             meld = deal.table[move.target]
             if move.card.is_joker and len(moves) > 1:
-                cards = " or ".join(m.card.symbol for m in moves)  # type: ignore[union-attr]
+                cards = _either([m.card.symbol for m in moves])  # type: ignore[union-attr]
                 words.append(
-                    f"Lay off the joker (as {cards}) on meld {move.target} ({meld.symbols})"
+                    _("Lay off the joker (as {cards}) on meld {number} ({meld})").format(
+                        cards=cards, number=move.target, meld=meld.symbols
+                    )
                 )
             else:
                 words.append(f"{_sentence_case(move.label())} ({meld.symbols})")
         else:
             words.append(_sentence_case(move.label()))
-    return " or ".join(words)
+    return _either(words)
 
 
 def answer_sentence(puzzle: Puzzle) -> str:
@@ -216,11 +247,17 @@ def answer_sentence(puzzle: Puzzle) -> str:
     puzzle = require_puzzle(puzzle)
     words = _answer_words(puzzle)
     if puzzle.kind in ("dead", "dead.passport"):
-        return f"{words}: {shared_position(puzzle).can_play().reason}"
+        return _("{answer}: {reason}").format(
+            answer=words, reason=shared_position(puzzle).can_play().reason
+        )
     if puzzle.kind == "game":
         after = shared_position(puzzle).copy()
         after.push(puzzle.answers[0])
-        return f"{words}.{_game_line(after)}"
+        steps = _game_line(after)
+        if steps:
+            return _("{answer}. Then {steps}, and declare Game.").format(answer=words, steps=steps)
     if puzzle.kind == "deadwood":
-        return f"{words}. The turn can then end with {_least_after(puzzle)} points in hand."
-    return f"{words}."
+        return _("{answer}. The turn can then end with {points} points in hand.").format(
+            answer=words, points=_least_after(puzzle)
+        )
+    return _("{answer}.").format(answer=words)

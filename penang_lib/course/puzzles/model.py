@@ -15,6 +15,7 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import LayOff, MeldMove, Move, Swap
 from penang_lib.engine.record import RecordError, from_record
 from penang_lib.engine.validate import ArgumentTypeError, shown
+from penang_lib.i18n import N_, _, ngettext
 
 __all__ = [
     "ID_SHAPE",
@@ -47,16 +48,19 @@ PUZZLE_KINDS: Final[tuple[str, ...]] = (
 """The kinds of puzzle, in the order the rules are taught."""
 
 KIND_QUESTIONS: Final[dict[str, str]] = {
-    "passport": "Your first turn: which is the only meld you can make as your passport?",
-    "dead.passport": "Your first turn: make your passport if you can. What do you play?",
-    "lay-off": "No meld is left in your hand. Which move keeps you alive this turn?",
-    "swap": "You cannot meld or lay off as your hand stands. How do you stay alive this turn?",
-    "dead": "Your turn: find a move that keeps you alive, or declare Dead if there is none.",
-    "game": "You can go out this turn. Which move must come first?",
-    "deadwood": "You cannot go out this turn. Which move starts the turn that leaves you the "
-    "fewest points in hand?",
+    "passport": N_("Your first turn: which is the only meld you can make as your passport?"),
+    "dead.passport": N_("Your first turn: make your passport if you can. What do you play?"),
+    "lay-off": N_("No meld is left in your hand. Which move keeps you alive this turn?"),
+    "swap": N_("You cannot meld or lay off as your hand stands. How do you stay alive this turn?"),
+    "dead": N_("Your turn: find a move that keeps you alive, or declare Dead if there is none."),
+    "game": N_("You can go out this turn. Which move must come first?"),
+    "deadwood": N_(
+        "You cannot go out this turn. Which move starts the turn that leaves you the fewest "
+        "points in hand?"
+    ),
 }
-"""The question each kind asks the learner (one sentence)."""
+"""The question each kind asks the learner (one sentence). Marked for the catalog: a puzzle
+keeps the English (it is written into the puzzle set), and a page shows it through `_()`."""
 
 KIND_RULES: Final[dict[str, str]] = {
     "passport": "passport",
@@ -127,11 +131,15 @@ def replay(record: dict[str, Any], ply: int) -> Deal:
     """The deal after the first `ply` moves of `record`, or a `PuzzleError` saying why not."""
     moves = record.get("moves")
     if not isinstance(moves, list):
-        raise PuzzleError("a puzzle's record should hold its list of moves")
+        raise PuzzleError(_("a puzzle's record should hold its list of moves"))
     if ply > len(moves):
         raise PuzzleError(
-            f"the puzzle's position is after move {ply}, but its record holds only "
-            f"{len(moves)} moves"
+            ngettext(
+                "the puzzle's position is after move {ply}, but its record holds only {count} move",
+                "the puzzle's position is after move {ply}, but its record holds only {count} "
+                "moves",
+                len(moves),
+            ).format(ply=ply, count=len(moves))
         )
     data = dict(record)
     if ply < len(moves):
@@ -141,7 +149,9 @@ def replay(record: dict[str, Any], ply: int) -> Deal:
     try:
         return from_record(data)
     except (RecordError, ArgumentTypeError) as error:
-        raise PuzzleError(f"the puzzle's record cannot be replayed: {error}") from None
+        raise PuzzleError(
+            _("the puzzle's record cannot be replayed: {error}").format(error=error)
+        ) from None
 
 
 def shape(move: Move) -> tuple[object, ...]:
@@ -166,6 +176,8 @@ def require_id(value: object) -> str:
     """`value`, checked to be a puzzle id (a `PuzzleError` when it is not)."""
     if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID or not set(value) <= ID_SHAPE:
         raise PuzzleError(
-            f"a puzzle id is 1 to {MAX_ID} characters a-z, 0-9, '.' or '-', not {shown(value)}"
+            _("a puzzle id is 1 to {most} characters a-z, 0-9, '.' or '-', not {value}").format(
+                most=MAX_ID, value=shown(value)
+            )
         )
     return value

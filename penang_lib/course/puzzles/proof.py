@@ -19,6 +19,7 @@ from penang_lib.engine.cards import cards_text
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.record import to_record
 from penang_lib.engine.validate import ArgumentTypeError, shown
+from penang_lib.i18n import _, ngettext
 
 __all__ = ["position_id", "prove", "puzzle_at"]
 
@@ -54,7 +55,7 @@ def puzzle_at(
         record=to_record(deal),
         ply=deal.ply(),
         seat=deal.turn,
-        question=KIND_QUESTIONS[kind],
+        question=KIND_QUESTIONS[kind],  # as marked (the English), translated where shown
         answers=found.answers,
         rules=found.rules,
         difficulty=found.difficulty,
@@ -72,13 +73,19 @@ def prove(puzzle: Puzzle) -> str | None:
     except PuzzleError as error:
         return str(error)
     if deal.turn != puzzle.seat:
-        return f"At the puzzle's position seat {deal.turn} is to move, not seat {puzzle.seat}."
+        return _("At the puzzle's position seat {seat} is to move, not seat {expected}.").format(
+            seat=deal.turn, expected=puzzle.seat
+        )
     found = solve(deal, puzzle.kind)
     if isinstance(found, str):
         return found
     if set(found.answers) != set(puzzle.answers):
         engine = "; ".join(m.label() for m in found.answers)
-        return f"The engine's answers are now {engine}, not the puzzle's."
+        return _("The engine's answers are now {answers}, not the puzzle's.").format(answers=engine)
     if found.legal != puzzle.legal:
-        return f"The position has {found.legal} legal moves, not {puzzle.legal}."
+        return ngettext(
+            "The position has {count} legal move, not {expected}.",
+            "The position has {count} legal moves, not {expected}.",
+            found.legal,
+        ).format(count=found.legal, expected=puzzle.legal)
     return None

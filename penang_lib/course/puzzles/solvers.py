@@ -20,6 +20,7 @@ from penang_lib.engine.melds import Kind, Meld
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, join_names, shown
+from penang_lib.i18n import _, ngettext
 
 __all__ = ["MAX_DEADWOOD_HAND", "MAX_GAME_ANSWERS", "MAX_GAME_HAND", "Solution", "solve"]
 
@@ -64,14 +65,14 @@ def _meld_rules(meld: Meld) -> list[str]:
 def _start_problem(deal: Deal, passport: bool | None) -> str | None:
     """Why `deal` is not the start of a turn of the kind asked (None when it is)."""
     if deal.is_over:
-        return "The deal is over: there is no move to find."
+        return _("The deal is over: there is no move to find.")
     if deal.actions:
-        return "The player has already played this turn; a puzzle starts a turn."
+        return _("The player has already played this turn; a puzzle starts a turn.")
     if passport is not None and deal.passport[deal.turn] != passport:
         return (
-            "The player has no passport yet, so this is a first turn."
+            _("The player has no passport yet, so this is a first turn.")
             if passport
-            else "The player already has a passport, so this is not a first turn."
+            else _("The player already has a passport, so this is not a first turn.")
         )
     return None
 
@@ -83,15 +84,17 @@ def _solve_passport(deal: Deal) -> Solution | str:
         if isinstance(move, MeldMove):
             shapes.add(shape(move))
             if len(shapes) > 1:
-                return "At least 2 different melds can be made: the passport is not the only one."
+                return _(
+                    "At least 2 different melds can be made: the passport is not the only one."
+                )
             melds.append(move)
     if not melds:
-        return "No meld can be made from this hand, so there is no passport to find."
+        return _("No meld can be made from this hand, so there is no passport to find.")
     first = deal.copy()
     first.push(melds[0])
     meld = first.table[-1]
     tempting = len(near_melds(deal.hand()))
-    why = "It is the only meld in the hand, so it has to be the passport."
+    why = _("It is the only meld in the hand, so it has to be the passport.")
     return Solution(
         "passport",
         tuple(melds),
@@ -104,13 +107,12 @@ def _solve_passport(deal: Deal) -> Solution | str:
 
 def _solve_dead_passport(deal: Deal) -> Solution | str:
     if next(iter(deal.legal_moves)) != DeclareDead():
-        return "A meld can be made, so the player has a passport and is not dead."
+        return _("A meld can be made, so the player has a passport and is not dead.")
     near = near_melds(deal.hand())
     if not near:
-        return "Nothing in the hand looks like a meld, so the answer is too plain to ask."
-    why = (
-        f"{deal.can_play().reason} {join_names(near[:3]).capitalize()} may look promising, but "
-        "a meld needs three cards."
+        return _("Nothing in the hand looks like a meld, so the answer is too plain to ask.")
+    why = _("{reason} {near} may look promising, but a meld needs three cards.").format(
+        reason=deal.can_play().reason, near=join_names(near[:3]).capitalize()
     )
     return Solution(
         "dead.passport", (DeclareDead(),), ("dead.passport", "passport", "meld"), 1, len(near), why
@@ -130,22 +132,26 @@ def _without_melds(deal: Deal) -> list[Move] | None:
 def _solve_lay_off(deal: Deal) -> Solution | str:
     moves = _without_melds(deal)
     if moves is None:
-        return "A meld can still be made from the hand, so a lay-off is not the only action."
+        return _("A meld can still be made from the hand, so a lay-off is not the only action.")
     if any(isinstance(m, Swap) for m in moves):
-        return "A swap also leads to an action, so the lay-off is not the only way to play."
+        return _("A swap also leads to an action, so the lay-off is not the only way to play.")
     lay_offs = [m for m in moves if isinstance(m, LayOff)]
     if not lay_offs:
-        return "No card can be laid off, so there is no lay-off to find."
+        return _("No card can be laid off, so there is no lay-off to find.")
     shapes = {shape(m) for m in lay_offs}
     if len(shapes) > 1:
-        return f"{len(shapes)} different lay-offs can be made: none is the only one."
+        return ngettext(
+            "{count} different lay-off can be made: none is the only one.",
+            "{count} different lay-offs can be made: none is the only one.",
+            len(shapes),
+        ).format(count=len(shapes))
     if deal.hand_size(deal.turn) < 2:
-        return "The last card in hand is the only card to play: too plain to ask."
+        return _("The last card in hand is the only card to play: too plain to ask.")
     kind = deal.table[lay_offs[0].target].kind
     misses = table_misses(deal)
-    why = (
-        "No meld is left in the hand and no other card fits any table meld, so this lay-off "
-        "is the only action that keeps the player alive."
+    why = _(
+        "No meld is left in the hand and no other card fits any table meld, so this "
+        "lay-off is the only action that keeps the player alive."
     )
     rules = ("lay-off", "run" if kind is Kind.RUN else "set", "turn", "dead")
     return Solution("lay-off", tuple(lay_offs), rules, len(moves), len(misses), why)
@@ -154,14 +160,14 @@ def _solve_lay_off(deal: Deal) -> Solution | str:
 def _solve_swap(deal: Deal) -> Solution | str:
     moves = _without_melds(deal)
     if moves is None or any(isinstance(m, LayOff) for m in moves):
-        return "A meld or a lay-off can be made without a swap."
+        return _("A meld or a lay-off can be made without a swap.")
     swaps = [m for m in moves if isinstance(m, Swap)]
     if not swaps:
-        return "No swap leads to an action here."
+        return _("No swap leads to an action here.")
     misses = table_misses(deal)
-    why = (
-        "As the hand stands nothing can be melded or laid off; the swap brings a joker into the "
-        "hand, and the joker can then be played, so the player stays alive."
+    why = _(
+        "As the hand stands nothing can be melded or laid off; the swap brings a joker into "
+        "the hand, and the joker can then be played, so the player stays alive."
     )
     rules = ("swap", "joker", "dead", "lay-off")
     return Solution("swap", tuple(swaps), rules, len(moves), len(misses), why)
@@ -169,26 +175,39 @@ def _solve_swap(deal: Deal) -> Solution | str:
 
 def _solve_dead(deal: Deal) -> Solution | str:
     if next(iter(deal.legal_moves)) != DeclareDead():
-        return "The player can still play, so declaring Dead is not allowed."
+        return _("The player can still play, so declaring Dead is not allowed.")
     misses = table_misses(deal)
     near = near_melds(deal.hand())
     if not misses and not near:
-        return "Nothing in the hand looks playable, so the answer is too plain to ask."
-    hint = misses[0] if misses else f"{join_names(near[:3]).capitalize()} make no meld."
-    why = f"{deal.can_play().reason} For instance: {hint}"
+        return _("Nothing in the hand looks playable, so the answer is too plain to ask.")
+    if misses:
+        hint = misses[0]
+    else:
+        hint = _("{cards} make no meld.").format(cards=join_names(near[:3]).capitalize())
+    why = _("{reason} For instance: {hint}").format(reason=deal.can_play().reason, hint=hint)
     rules = (
         ("dead", "lay-off", "swap") if any(m.jokers for m in deal.table) else ("dead", "lay-off")
     )
     return Solution("dead", (DeclareDead(),), rules, 1, len(misses) + len(near), why)
 
 
+def _too_large(size: int, most: int) -> str:
+    return ngettext(
+        "The hand holds {size} card, more than the {most} the search tries.",
+        "The hand holds {size} cards, more than the {most} the search tries.",
+        size,
+    ).format(size=size, most=most)
+
+
 def _solve_game(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
     size = deal.hand_size(deal.turn)
     if size > MAX_GAME_HAND:
-        return f"The hand holds {size} cards, more than the {MAX_GAME_HAND} the search tries."
+        return _too_large(size, MAX_GAME_HAND)
     stuck = stuck_card(deal.hand(), deal.table)
     if stuck is not None:
-        return f"No order of moves empties the hand this turn: {stuck.symbol} cannot be played."
+        return _("No order of moves empties the hand this turn: {card} cannot be played.").format(
+            card=stuck.symbol
+        )
     moves = list(deal.legal_moves)
     firsts = [m for m in moves if isinstance(m, MeldMove | LayOff | Swap)]
     search = TurnSearch(budget)
@@ -204,24 +223,24 @@ def _solve_game(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
             finally:
                 work.pop()
             if len({shape(m) for m in right}) > MAX_GAME_ANSWERS:
-                return "Too many first moves lead to Game for one of them to be the answer."
+                return _("Too many first moves lead to Game for one of them to be the answer.")
             if len(right) * 2 >= len(moves):
-                return "Most first moves lead to Game: the answer is not hard enough to find."
+                return _("Most first moves lead to Game: the answer is not hard enough to find.")
     except SearchTooLarge:
-        return "The turn has too many orders of moves to search them all."
+        return _("The turn has too many orders of moves to search them all.")
     if not right:
-        return "No order of moves empties the hand this turn."
+        return _("No order of moves empties the hand this turn.")
     if len({shape(m) for m in right}) > MAX_GAME_ANSWERS:
-        return "Too many first moves lead to Game for one of them to be the answer."
+        return _("Too many first moves lead to Game for one of them to be the answer.")
     if (len(moves) - len(right)) * 2 <= len(moves):
-        return "Most first moves lead to Game: the answer is not hard enough to find."
+        return _("Most first moves lead to Game: the answer is not hard enough to find.")
     work.push(right[0])
     line: list[Move] = [right[0], *search.line(work)]
     work.pop()
     for step in line:  # the rules one winning order of moves applies
         rules.update(event.rule for event in work.push(step) if event.rule in RULE_BOOK)
     order = ("game", *sorted(rules - {"game"}, key=list(RULE_BOOK).index))
-    why = "Every card can then be played this turn; every other first move leaves a card stuck."
+    why = _("Every card can then be played this turn; every other first move leaves a card stuck.")
     failing = len(moves) - len(right)
     return Solution("game", tuple(right), order, len(moves), failing, why)
 
@@ -232,11 +251,11 @@ _MOVE_RULES: Final = {"meld": "meld", "lay_off": "lay-off", "swap": "swap"}
 def _solve_deadwood(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
     size = deal.hand_size(deal.turn)
     if size > MAX_DEADWOOD_HAND:
-        return f"The hand holds {size} cards, more than the {MAX_DEADWOOD_HAND} the search tries."
+        return _too_large(size, MAX_DEADWOOD_HAND)
     moves = list(deal.legal_moves)
     firsts = [m for m in moves if isinstance(m, MeldMove | LayOff | Swap)]
     if len(firsts) < 3:
-        return "Fewer than three first moves can be made: the choice is too plain to ask."
+        return _("Fewer than three first moves can be made: the choice is too plain to ask.")
     search = TurnSearch(budget)
     work = deal.copy()
     values: list[int] = []
@@ -248,19 +267,19 @@ def _solve_deadwood(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
             finally:
                 work.pop()
     except SearchTooLarge:
-        return "The turn has too many ways of being played to search them all."
+        return _("The turn has too many ways of being played to search them all.")
     best = min(values)
     if best == 0:
-        return "The hand can be emptied this turn: that is a game puzzle, not a deadwood one."
+        return _("The hand can be emptied this turn: that is a game puzzle, not a deadwood one.")
     right = [m for m, v in zip(firsts, values, strict=True) if v == best]
     if len({shape(m) for m in right}) > MAX_GAME_ANSWERS:
-        return "Too many first moves lead to the fewest points for one of them to be the answer."
+        return _("Too many first moves lead to the fewest points for one of them to be the answer.")
     if (len(moves) - len(right)) * 2 <= len(moves):
-        return "Most first moves lead to the fewest points: the answer is too easy to find."
-    why = (
-        f"Started this way, the turn can end with {best} points in hand, the fewest possible; "
-        "any other start keeps more."
-    )
+        return _("Most first moves lead to the fewest points: the answer is too easy to find.")
+    why = _(
+        "Started this way, the turn can end with {points} points in hand, the fewest "
+        "possible; any other start keeps more."
+    ).format(points=best)
     played = {_MOVE_RULES[m.type] for m in right}
     rules = ("scoring", "turn", *(r for r in RULE_BOOK if r in played))
     return Solution("deadwood", tuple(right), rules, len(moves), len(moves) - len(right), why)
@@ -285,7 +304,9 @@ def _require_kind(kind: object) -> str:
         )
     if kind not in _SOLVERS:
         raise PuzzleError(
-            f"there is no puzzle kind {shown(kind)}: the kinds are {', '.join(PUZZLE_KINDS)}"
+            _("there is no puzzle kind {kind}: the kinds are {kinds}").format(
+                kind=shown(kind), kinds=", ".join(PUZZLE_KINDS)
+            )
         )
     return kind
 

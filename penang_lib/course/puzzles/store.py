@@ -25,6 +25,7 @@ from penang_lib.course.puzzles.model import (
 from penang_lib.engine.moves import move_from_dict, move_to_dict
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, cut, shown
+from penang_lib.i18n import _
 
 __all__ = [
     "FORMAT",
@@ -85,43 +86,50 @@ def puzzles_to_json(puzzles: Sequence[Puzzle], note: str = "") -> str:
 def _whole(entry: dict[str, Any], key: str, low: int, high: int | None = None) -> int:
     value = entry[key]
     if value.__class__ is not int or value < low or (high is not None and value > high):
-        top = f" to {high}" if high is not None else " or more"
-        raise PuzzleError(f"{key!r} should be a whole number from {low}{top}, not {shown(value)}")
+        if high is None:
+            problem = _("{key} should be a whole number from {low} or more, not {value}")
+        else:
+            problem = _("{key} should be a whole number from {low} to {high}, not {value}")
+        raise PuzzleError(problem.format(key=repr(key), low=low, high=high, value=shown(value)))
     number: int = value
     return number
 
 
 def _read_puzzle(entry: object) -> Puzzle:
     if not isinstance(entry, dict):
-        raise PuzzleError(f"a puzzle is an object with {', '.join(PUZZLE_FIELDS)}")
+        raise PuzzleError(
+            _("a puzzle is an object with {fields}").format(fields=", ".join(PUZZLE_FIELDS))
+        )
     missing = [key for key in PUZZLE_FIELDS if key not in entry]
     if missing:
-        raise PuzzleError(f"a puzzle needs {missing[0]!r}")
+        raise PuzzleError(_("a puzzle needs {field}").format(field=repr(missing[0])))
     unknown = [key for key in entry if key not in PUZZLE_FIELDS]
     if unknown:
-        raise PuzzleError(f"a puzzle has no field {shown(unknown[0])}")
+        raise PuzzleError(_("a puzzle has no field {field}").format(field=shown(unknown[0])))
     puzzle_id = require_id(entry["id"])
     kind = entry["kind"]
     if kind not in PUZZLE_KINDS:
         raise PuzzleError(
-            f"{shown(kind)} is not a puzzle kind: the kinds are {', '.join(PUZZLE_KINDS)}"
+            _("{kind} is not a puzzle kind: the kinds are {kinds}").format(
+                kind=shown(kind), kinds=", ".join(PUZZLE_KINDS)
+            )
         )
     question = entry["question"]
     if not isinstance(question, str) or not question.strip():
-        raise PuzzleError("a puzzle's question should be a sentence of text")
+        raise PuzzleError(_("a puzzle's question should be a sentence of text"))
     rules = entry["rules"]
     if not isinstance(rules, list) or not rules or any(r not in RULE_BOOK for r in rules):
-        raise PuzzleError("a puzzle's rules should be a list of rule ids of the rule book")
+        raise PuzzleError(_("a puzzle's rules should be a list of rule ids of the rule book"))
     answers = entry["answers"]
     if not isinstance(answers, list) or not answers:
-        raise PuzzleError("a puzzle's answers should be a list of at least one move")
+        raise PuzzleError(_("a puzzle's answers should be a list of at least one move"))
     try:
         moves = tuple(move_from_dict(a) for a in answers)
     except (TypeError, ValueError) as error:
-        raise PuzzleError(f"an answer cannot be read: {error}") from None
+        raise PuzzleError(_("an answer cannot be read: {error}").format(error=error)) from None
     record = entry["record"]
     if not isinstance(record, dict):
-        raise PuzzleError("a puzzle's record should be a deal record (an object)")
+        raise PuzzleError(_("a puzzle's record should be a deal record (an object)"))
     ply = _whole(entry, "ply", 0)
     puzzle = Puzzle(
         id=puzzle_id,
@@ -137,11 +145,17 @@ def _read_puzzle(entry: object) -> Puzzle:
     )
     deal = shared_position(puzzle)
     if deal.is_over or deal.turn != puzzle.seat:
-        raise PuzzleError(f"at the position it is not seat {puzzle.seat}'s turn")
+        raise PuzzleError(
+            _("at the position it is not seat {seat}'s turn").format(seat=puzzle.seat)
+        )
     for move in moves:
         refusal = deal.explain_illegal(move)
         if refusal is not None:
-            raise PuzzleError(f"the answer {move.label()!r} is illegal there: {refusal.reason}")
+            raise PuzzleError(
+                _("the answer {answer} is illegal there: {reason}").format(
+                    answer=repr(move.label()), reason=refusal.reason
+                )
+            )
     return puzzle
 
 
@@ -153,29 +167,44 @@ def puzzles_from_json(text: str) -> list[Puzzle]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise PuzzleError(f"the puzzles are not valid JSON: {error}") from None
+        raise PuzzleError(
+            _("the puzzles are not valid JSON: {error}").format(error=error)
+        ) from None
     except RecursionError:
-        raise PuzzleError("the puzzles are not valid JSON: nested too deeply") from None
+        raise PuzzleError(_("the puzzles are not valid JSON: nested too deeply")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise PuzzleError(f"this is not a puzzle set: its 'format' should be {FORMAT!r}")
+        raise PuzzleError(
+            _("this is not a puzzle set: its 'format' should be {format}").format(
+                format=repr(FORMAT)
+            )
+        )
     if data.get("version") != VERSION:
         raise PuzzleError(
-            f"version {shown(data.get('version'))} of the puzzle set is not known here"
+            _("version {version} of the puzzle set is not known here").format(
+                version=shown(data.get("version"))
+            )
         )
     entries = data.get("puzzles")
     if not isinstance(entries, list):
-        raise PuzzleError("a puzzle set holds its 'puzzles' as a list")
+        raise PuzzleError(_("a puzzle set holds its 'puzzles' as a list"))
     puzzles: list[Puzzle] = []
     seen: set[str] = set()
     for number, entry in enumerate(entries, start=1):
         name = entry.get("id") if isinstance(entry, dict) else None
-        label = f"puzzle {number}" + (f" ({cut(str(name))})" if isinstance(name, str) else "")
+        if isinstance(name, str):
+            label = _("puzzle {number} ({id})").format(number=number, id=cut(str(name)))
+        else:
+            label = _("puzzle {number}").format(number=number)
         try:
             puzzle = _read_puzzle(entry)
         except PuzzleError as error:
-            raise PuzzleError(f"{label}: {error}") from None
+            raise PuzzleError(
+                _("{puzzle}: {problem}").format(puzzle=label, problem=error)
+            ) from None
         if puzzle.id in seen:
-            raise PuzzleError(f"{label}: the id {puzzle.id!r} is used twice")
+            raise PuzzleError(
+                _("{puzzle}: the id {id} is used twice").format(puzzle=label, id=repr(puzzle.id))
+            )
         seen.add(puzzle.id)
         puzzles.append(puzzle)
     return puzzles
@@ -206,4 +235,4 @@ def find_puzzle(puzzles: Sequence[Puzzle], puzzle_id: str) -> Puzzle:
     for puzzle in puzzles:
         if require_puzzle(puzzle).id == puzzle_id:
             return puzzle
-    raise PuzzleError(f"There is no puzzle {cut(puzzle_id)!r} in this set.")
+    raise PuzzleError(_("There is no puzzle {id} in this set.").format(id=repr(cut(puzzle_id))))
