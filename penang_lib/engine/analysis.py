@@ -300,7 +300,7 @@ def require_table(table: object, name: str = "table") -> list[Meld]:
         raise ArgumentTypeError(f"{name} should be a list of Meld values, not {shown(table)}")
     melds = list(table)
     for meld in melds:
-        _meld(meld, f"a meld in {name}")
+        _meld(meld, f"a meld in {name}")  # not for learners: a name in an ArgumentTypeError
     return melds
 
 

@@ -49,6 +49,7 @@ from penang_lib.engine.validate import (
 )
 from penang_lib.engine.view import Option, PlayerView
 from penang_lib.engine.view import clear_caches as _clear_view_caches
+from penang_lib.i18n import N_, _
 
 __all__ = [
     "BOT_NAMES",
@@ -92,80 +93,82 @@ class Bot(Protocol):
 
 
 # -- the reasons, whole sentences with named placeholders (a gettext catalog can take them) -------
-FORCED_GAME: Final = "My hand is empty, so I call Game and win the deal."
-FORCED_DEAD: Final = (
+FORCED_GAME: Final = N_("My hand is empty, so I call Game and win the deal.")
+FORCED_DEAD: Final = N_(
     "I can make no meld, no lay-off and no swap that leads to one, so I must declare Dead."
 )
-FORCED_DEAD_PASSPORT: Final = "I can make no meld for my passport, so I am dead at once."
-RANDOM_PICK: Final = "Random: I play a move chosen at random among {total} legal moves."
+FORCED_DEAD_PASSPORT: Final = N_("I can make no meld for my passport, so I am dead at once.")
+RANDOM_PICK: Final = N_("Random: I play a move chosen at random among {total} legal moves.")
 
-GREEDY_MELD: Final = "Greedy: meld {meld}, the meld in my hand worth the most points ({points})."
-GREEDY_LAY_OFF: Final = "Greedy: lay off {card}, my highest card that fits on the table."
-GREEDY_SWAP: Final = "Greedy: swap {card} for the joker, so that I can lay the joker off too."
-GREEDY_JOKER: Final = (
+GREEDY_MELD: Final = N_(
+    "Greedy: meld {meld}, the meld in my hand worth the most points ({points})."
+)
+GREEDY_LAY_OFF: Final = N_("Greedy: lay off {card}, my highest card that fits on the table.")
+GREEDY_SWAP: Final = N_("Greedy: swap {card} for the joker, so that I can lay the joker off too.")
+GREEDY_JOKER: Final = N_(
     "Greedy: lay off the joker, which counts {points} points while it stays in my hand."
 )
-GREEDY_END: Final = "Greedy: nothing more can be played this turn, so I end it."
+GREEDY_END: Final = N_("Greedy: nothing more can be played this turn, so I end it.")
 
-CAREFUL_END: Final = "Careful: one action is enough to stay alive; end the turn."
-CAREFUL_LAY_OFF: Final = "Careful: lay off just {card}; one card keeps me alive."
-CAREFUL_SWAP: Final = (
+CAREFUL_END: Final = N_("Careful: one action is enough to stay alive; end the turn.")
+CAREFUL_LAY_OFF: Final = N_("Careful: lay off just {card}; one card keeps me alive.")
+CAREFUL_SWAP: Final = N_(
     "Careful: swap {card} for the joker and keep it: a joker can be laid off on most melds, "
     "so it is one more turn alive later."
 )
-CAREFUL_JOKER: Final = "Careful: lay off the joker: no other card in my hand can be played."
-CAREFUL_ONLY_MOVE: Final = "Careful: this is the only move left."
-CAREFUL_ONLY_PASSPORT: Final = "Careful: this is the only passport I can make."
-CAREFUL_ONLY_MELD: Final = "Careful: this is the only meld I can make."
-PASSPORT_FEEDS_NONE: Final = (
+CAREFUL_JOKER: Final = N_("Careful: lay off the joker: no other card in my hand can be played.")
+CAREFUL_ONLY_MOVE: Final = N_("Careful: this is the only move left.")
+CAREFUL_ONLY_PASSPORT: Final = N_("Careful: this is the only passport I can make.")
+CAREFUL_ONLY_MELD: Final = N_("Careful: this is the only meld I can make.")
+PASSPORT_FEEDS_NONE: Final = N_(
     "Careful: make the passport {meld}: the others hold none of the cards that could be laid "
     "off on it."
 )
-PASSPORT_FEEDS_ONE: Final = (
+PASSPORT_FEEDS_ONE: Final = N_(
     "Careful: make the passport {meld}: of the melds in my hand, it gives the others the "
     "fewest cards to lay off on it (only one that is not in my hand or on the table)."
 )
-PASSPORT_FEEDS: Final = (
+PASSPORT_FEEDS: Final = N_(
     "Careful: make the passport {meld}: of the melds in my hand, it gives the others the "
     "fewest cards to lay off on it ({feeds} that are not in my hand or on the table)."
 )
-MELD_FEEDS_NONE: Final = (
+MELD_FEEDS_NONE: Final = N_(
     "Careful: meld {meld}: the others hold none of the cards that could be laid off on it."
 )
-MELD_FEEDS_ONE: Final = (
+MELD_FEEDS_ONE: Final = N_(
     "Careful: meld {meld}: of the melds in my hand, it gives the others the fewest cards to lay "
     "off on it (only one that is not in my hand or on the table)."
 )
-MELD_FEEDS: Final = (
+MELD_FEEDS: Final = N_(
     "Careful: meld {meld}: of the melds in my hand, it gives the others the fewest cards to lay "
     "off on it ({feeds} that are not in my hand or on the table)."
 )
-CAREFUL_LAST: Final = "Careful: lay off {card}, the last card in my hand, and go out."
-DEATH_NEAR_ONE: Final = (
+CAREFUL_LAST: Final = N_("Careful: lay off {card}, the last card in my hand, and go out.")
+DEATH_NEAR_ONE: Final = N_(
     "Careful: death is near: my {size} cards hold no meld and no joker, and only one of them "
     "fits on the table, so unless the others make new melds I stay alive only one more turn."
 )
-DEATH_NEAR: Final = (
+DEATH_NEAR: Final = N_(
     "Careful: death is near: my {size} cards hold no meld and no joker, and only {fit} of them "
     "fit on the table, so unless the others make new melds I stay alive only {fit} more turns."
 )
-SHED_HIGHEST: Final = (
+SHED_HIGHEST: Final = N_(
     "So I lay off {card}, my highest card ({points} points), to be caught holding fewer points."
 )
-SHED_FITS: Final = (
+SHED_FITS: Final = N_(
     "So I lay off {card}, the highest card that fits ({points} points); my higher cards fit "
     "nowhere."
 )
-SHED_ONLY: Final = "So I lay off {card}, the only card that fits; my higher cards fit nowhere."
-SHED_HIGHEST_TOO: Final = (
+SHED_ONLY: Final = N_("So I lay off {card}, the only card that fits; my higher cards fit nowhere.")
+SHED_HIGHEST_TOO: Final = N_(
     "So I lay off {card} too, a second action this turn: it is my highest card ({points} "
     "points), and the fewer points I hold, the less I count when I am caught."
 )
-SHED_FITS_TOO: Final = (
+SHED_FITS_TOO: Final = N_(
     "So I lay off {card} too, a second action this turn: it is the highest card that fits "
     "({points} points), and the fewer points I hold, the less I count when I am caught."
 )
-SHED_ONLY_TOO: Final = (
+SHED_ONLY_TOO: Final = N_(
     "So I lay off {card} too, a second action this turn: it is the only card that fits, and "
     "the fewer points I hold, the less I count when I am caught."
 )
@@ -195,10 +198,10 @@ def _forced_choice(view: PlayerView) -> Choice | None:
     if move is None:
         return None
     if isinstance(move, DeclareGame):
-        return Choice(move, FORCED_GAME)
+        return Choice(move, _(FORCED_GAME))
     if view.passport:
-        return Choice(move, FORCED_DEAD)
-    return Choice(move, FORCED_DEAD_PASSPORT)
+        return Choice(move, _(FORCED_DEAD))
+    return Choice(move, _(FORCED_DEAD_PASSPORT))
 
 
 class RandomBot:
@@ -220,7 +223,7 @@ class RandomBot:
         if view.over:
             raise ValueError("the deal is over: there is no move to choose")
         if not view.hand_sizes[view.seat]:
-            return Choice(DeclareGame(), FORCED_GAME)
+            return Choice(DeclareGame(), _(FORCED_GAME))
         total = view.count_melds() + len(view.lay_off_options()) + len(view.swap_options())
         total += view.actions > 0
         if total == 0:
@@ -228,7 +231,7 @@ class RandomBot:
             assert forced is not None
             return forced
         move = view.nth_move(self.rng.randrange(total))
-        return Choice(move, RANDOM_PICK.format(total=total))
+        return Choice(move, _(RANDOM_PICK).format(total=total))
 
 
 def _set_meld(counts: Counts, rank: int, naturals: int, jokers: int) -> Meld:
@@ -312,27 +315,27 @@ class GreedyBot:
             points = _meld_points(meld, rules)
             return Choice(
                 MeldMove.of_meld(meld),
-                GREEDY_MELD.format(meld=meld.symbols, points=points),
+                _(GREEDY_MELD).format(meld=meld.symbols, points=points),
             )
         lay = view.lay_off_options()
         naturals = view.natural_lay_off_options()
         if naturals:
             target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
-            return Choice(LayOff(target, card), GREEDY_LAY_OFF.format(card=card.symbol))
+            return Choice(LayOff(target, card), _(GREEDY_LAY_OFF).format(card=card.symbol))
         swaps = view.swap_options()
         if swaps:
             target, card = swaps[0]
-            return Choice(Swap(target, card), GREEDY_SWAP.format(card=card.symbol))
+            return Choice(Swap(target, card), _(GREEDY_SWAP).format(card=card.symbol))
         if lay:
-            return Choice(LayOff(*lay[0]), GREEDY_JOKER.format(points=rules.card_value(0)))
-        return Choice(EndTurn(), GREEDY_END)
+            return Choice(LayOff(*lay[0]), _(GREEDY_JOKER).format(points=rules.card_value(0)))
+        return Choice(EndTurn(), _(GREEDY_END))
 
 
 def _fitting(naturals: list[Option], view: PlayerView) -> int:
     """How many cards of the hand fit on the table (copies counted, each card once however many
     melds it fits)."""
     counts = view.counts
-    return sum(counts[index] for index in {card.index for _, card in naturals})
+    return sum(counts[index] for index in {card.index for _target, card in naturals})
 
 
 def _shed_reason(view: PlayerView, naturals: list[Option], card: Card, also: bool = False) -> str:
@@ -344,17 +347,18 @@ def _shed_reason(view: PlayerView, naturals: list[Option], card: Card, also: boo
     value = rules.card_value(card.rank)
     size = view.hand_sizes[view.seat]
     if size == 1:
-        return CAREFUL_LAST.format(card=card.symbol)
+        return _(CAREFUL_LAST).format(card=card.symbol)
     fit = _fitting(naturals, view)
-    near = (DEATH_NEAR_ONE if fit == 1 else DEATH_NEAR).format(size=size, fit=fit)
-    playable = {c.index for _, c in naturals}
+    near = _(DEATH_NEAR_ONE if fit == 1 else DEATH_NEAR).format(size=size, fit=fit)
+    playable = {c.index for _target, c in naturals}
     if all(rules.card_value(c.rank) <= value for c in view.cards):
         which = SHED_HIGHEST_TOO if also else SHED_HIGHEST
     elif len(playable) == 1:
         which = SHED_ONLY_TOO if also else SHED_ONLY
     else:
         which = SHED_FITS_TOO if also else SHED_FITS
-    return f"{near} {which.format(card=card.symbol, points=value)}"
+    shed = _(which).format(card=card.symbol, points=value)
+    return _("{near} {shed}").format(near=near, shed=shed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +370,9 @@ class _Candidate:
     feeds: int
 
 
-_END_TURN = Choice(EndTurn(), CAREFUL_END)
+def _end_turn() -> Choice:
+    """The careful bot ends its turn (the reason in the learner's language of the moment)."""
+    return Choice(EndTurn(), _(CAREFUL_END))
 
 
 class CarefulBot:
@@ -403,16 +409,16 @@ class CarefulBot:
         rules = view.rules
         if view.actions:
             if view.jokers or view.has_meld():
-                return _END_TURN
+                return _end_turn()
             naturals = view.natural_lay_off_options()
             if naturals and self._death_near(view, naturals):
                 target, card = max(naturals, key=lambda o: rules.card_value(o[1].rank))
                 return Choice(LayOff(target, card), _shed_reason(view, naturals, card, also=True))
-            return _END_TURN
+            return _end_turn()
         swaps = view.swap_options()
         if swaps:
             target, card = swaps[0]
-            return Choice(Swap(target, card), CAREFUL_SWAP.format(card=card.symbol))
+            return Choice(Swap(target, card), _(CAREFUL_SWAP).format(card=card.symbol))
         naturals = view.natural_lay_off_options()
         if naturals:
             if self._death_near(view, naturals):
@@ -420,23 +426,23 @@ class CarefulBot:
                 why = _shed_reason(view, naturals, card)
             else:
                 target, card = self._best_lay_off(view, naturals)
-                why = CAREFUL_LAY_OFF.format(card=card.symbol)
+                why = _(CAREFUL_LAY_OFF).format(card=card.symbol)
             return Choice(LayOff(target, card), why)
         if view.has_meld():
             return self._meld(view, passport=False)
         lay = view.lay_off_options()
         if lay:
             target, card = min(lay, key=lambda o: view.table[o[0]].kind is not SET)
-            return Choice(LayOff(target, card), CAREFUL_JOKER)
+            return Choice(LayOff(target, card), _(CAREFUL_JOKER))
         # Unreachable: with no meld, no lay-off and no swap the move was forced (Dead).
-        return Choice(next(iter(view.legal_moves)), CAREFUL_ONLY_MOVE)
+        return Choice(next(iter(view.legal_moves)), _(CAREFUL_ONLY_MOVE))
 
     # -- helpers -----------------------------------------------------------------------------
     def _meld(self, view: PlayerView, passport: bool) -> Choice:
         candidate = _pick_meld(view, with_jokers=False) or _pick_meld(view, with_jokers=True)
         if candidate is None:  # only a meld of jokers alone (a house rule) is possible
             why = CAREFUL_ONLY_PASSPORT if passport else CAREFUL_ONLY_MELD
-            return Choice(next(iter(view.legal_moves)), why)
+            return Choice(next(iter(view.legal_moves)), _(why))
         feeds = candidate.feeds
         if passport:
             template = (PASSPORT_FEEDS_NONE, PASSPORT_FEEDS_ONE, PASSPORT_FEEDS)[min(feeds, 2)]
@@ -444,7 +450,7 @@ class CarefulBot:
             template = (MELD_FEEDS_NONE, MELD_FEEDS_ONE, MELD_FEEDS)[min(feeds, 2)]
         return Choice(
             MeldMove.of_meld(candidate.meld),
-            template.format(meld=candidate.meld.symbols, feeds=feeds),
+            _(template).format(meld=candidate.meld.symbols, feeds=feeds),
         )
 
     def _death_near(self, view: PlayerView, naturals: list[Option]) -> bool:
@@ -728,7 +734,7 @@ def _play(
     seats = seat_bots(names, seed)
     push = deal.push
     over = Phase.OVER  # read once: this loop runs every move (`deal.is_over`, without a call)
-    for _ in range(MAX_MOVES):
+    for _step in range(MAX_MOVES):
         if deal.phase is over:
             return deal
         choice = seats[deal.turn].choose(PlayerView.of(deal))

@@ -30,6 +30,7 @@ from penang_lib.engine.cards import (
 )
 from penang_lib.engine.melds import Meld
 from penang_lib.engine.validate import ArgumentTypeError, shown
+from penang_lib.i18n import N_, _
 
 
 class IllegalMove(ValueError):
@@ -85,7 +86,7 @@ class MeldMove:
         return MeldMove(tuple(read_cards(text, "MeldMove.of")))
 
     def __str__(self) -> str:
-        return f"meld {cards_text(self.cards)}"
+        return f"meld {cards_text(self.cards)}"  # not for learners: engine notation
 
     def label(self) -> str:
         """The meld as it would lie on the table (Q♦ K♦ A♦, not A♦ Q♦ K♦) when the cards can
@@ -94,7 +95,7 @@ class MeldMove:
 
         readings = {m.cards: m for m in (*set_readings(self.cards), *run_readings(self.cards))}
         shown = next(iter(readings)) if len(readings) == 1 else self.cards
-        return f"meld {cards_symbols(shown)}"
+        return _("meld {cards}").format(cards=cards_symbols(shown))
 
 
 @dataclass(frozen=True)
@@ -106,10 +107,10 @@ class LayOff:
     type: ClassVar[str] = "lay_off"
 
     def __str__(self) -> str:
-        return f"lay_off {self.target} {self.card}"
+        return f"lay_off {self.target} {self.card}"  # not for learners: engine notation
 
     def label(self) -> str:
-        return f"lay off {self.card.symbol} on meld {self.target}"
+        return _("lay off {card} on meld {meld}").format(card=self.card.symbol, meld=self.target)
 
 
 @dataclass(frozen=True)
@@ -121,10 +122,12 @@ class Swap:
     type: ClassVar[str] = "swap"
 
     def __str__(self) -> str:
-        return f"swap {self.target} {self.card}"
+        return f"swap {self.target} {self.card}"  # not for learners: engine notation
 
     def label(self) -> str:
-        return f"swap {self.card.symbol} for the joker in meld {self.target}"
+        return _("swap {card} for the joker in meld {meld}").format(
+            card=self.card.symbol, meld=self.target
+        )
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ class EndTurn:
         return "end_turn"
 
     def label(self) -> str:
-        return "end the turn"
+        return _("end the turn")
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,7 @@ class DeclareDead:
         return "dead"
 
     def label(self) -> str:
-        return "declare Dead"
+        return _("declare Dead")
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ class DeclareGame:
         return "game"
 
     def label(self) -> str:
-        return "declare Game"
+        return _("declare Game")
 
 
 def _cards_problem(cards: object) -> str:
@@ -175,7 +178,7 @@ def _cards_problem(cards: object) -> str:
     bad = next((c for c in items if not isinstance(c, Card)), cards)
     return (
         f"a meld's cards should be Card values, not {shown(bad)} (parse_move reads text such "
-        "as 'meld 5H 6H 7H')"
+        "as 'meld 5H 6H 7H')"  # not for learners: the message of an ArgumentTypeError
     )
 
 
@@ -225,7 +228,7 @@ class LegalMoves(Collection[Move]):
     def __len__(self) -> int:
         if self._count is not None:
             return self._count()
-        return sum(1 for _ in self._iterate())
+        return sum(1 for _move in self._iterate())
 
     def count(self) -> int:
         """How many legal moves there are (as `len()`)."""
@@ -264,11 +267,17 @@ def _target(text: str, whole: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise CardParseError(
             whole,
-            f"{shown(text)} should be the number of a meld on the table (digits 0-9)",
-            "a move",
+            _("{text} should be the number of a meld on the table (digits 0-9)").format(
+                text=shown(text)
+            ),
+            _("a move"),
         )
     if len(text) > MAX_TARGET_DIGITS:
-        raise CardParseError(whole, f"{shown(text)} is far too long to be a meld number", "a move")
+        raise CardParseError(
+            whole,
+            _("{text} is far too long to be a meld number").format(text=shown(text)),
+            _("a move"),
+        )
     return int(text)
 
 
@@ -298,11 +307,12 @@ _SWAP_LABEL: Final = re.compile(
     r"swap\s+(\S+)\s+for\s+the\s+joker\s+in\s+meld\s+(\S+)", re.IGNORECASE
 )
 _PLAIN_LABELS: Final[dict[str, Move]] = {
-    "end the turn": EndTurn(),
-    "declare dead": DeclareDead(),
-    "declare game": DeclareGame(),
+    # parse_move reads the labels in English, as the engine writes them
+    "end the turn": EndTurn(),  # not for learners: engine notation
+    "declare dead": DeclareDead(),  # not for learners: engine notation
+    "declare game": DeclareGame(),  # not for learners: engine notation
 }
-_STARTS = (
+_STARTS: Final = N_(
     "a move starts with meld, lay_off, swap, end_turn, dead or game, or reads like a move's "
     "label such as 'lay off 8H on meld 0'"
 )
@@ -311,7 +321,9 @@ _STARTS = (
 def _one_card(text: str, whole: str, kind: str) -> Card:
     cards = read_cards(text, "parse_move")
     if len(cards) != 1:
-        raise CardParseError(whole, f"{kind} takes exactly one card", "a move")
+        raise CardParseError(
+            whole, _("{kind} takes exactly one card").format(kind=kind), _("a move")
+        )
     return cards[0]
 
 
@@ -322,23 +334,27 @@ def _label_move(text: str) -> Move | None:
         return plain
     lay_off = _LAY_OFF_LABEL.fullmatch(text)
     if lay_off is not None:
-        card = _one_card(lay_off.group(1), text, "a lay-off")
+        card = _one_card(lay_off.group(1), text, _("a lay-off"))
         return LayOff(_target(lay_off.group(2), text), card)
     swap = _SWAP_LABEL.fullmatch(text)
     if swap is not None:
-        card = _one_card(swap.group(1), text, "a swap")
+        card = _one_card(swap.group(1), text, _("a swap"))
         return Swap(_target(swap.group(2), text), card)
     words = text.lower().split()
     if words[:2] == ["lay", "off"]:
         raise CardParseError(
-            text, "write lay off <card> on meld <number>, e.g. lay off 8H on meld 0", "a move"
+            text,
+            _("write lay off <card> on meld <number>, e.g. lay off 8H on meld 0"),
+            _("a move"),
         )
     if words[:1] == ["swap"] and "for" in words:
         raise CardParseError(
             text,
-            "write swap <card> for the joker in meld <number>, e.g. swap 7H for the joker in "
-            "meld 0",
-            "a move",
+            _(
+                "write swap <card> for the joker in meld <number>, e.g. swap 7H for the joker in "
+                "meld 0"
+            ),
+            _("a move"),
         )
     return None
 
@@ -352,12 +368,14 @@ def parse_move(text: str) -> Move:
         )
     words = text.split(None, 1)
     if not words:
-        raise CardParseError(text, _STARTS, "a move")
+        raise CardParseError(text, _(_STARTS), _("a move"))
     kind = words[0].lower().replace("-", "_")
     rest = words[1] if len(words) > 1 else ""
     if kind == "meld":
         if not rest.strip():
-            raise CardParseError(text, "write meld and its cards, e.g. meld 5H 6H 7H", "a move")
+            raise CardParseError(
+                text, _("write meld and its cards, e.g. meld 5H 6H 7H"), _("a move")
+            )
         return MeldMove(tuple(read_cards(rest, "parse_move")))
     label = _label_move(text.strip())
     if label is not None:
@@ -365,14 +383,16 @@ def parse_move(text: str) -> Move:
     if kind in ("lay_off", "swap"):
         parts = rest.split(None, 1)
         if len(parts) != 2:
-            raise CardParseError(text, f"write {kind} <meld number> <card>", "a move")
+            raise CardParseError(
+                text, _("write {kind} <meld number> <card>").format(kind=kind), _("a move")
+            )
         card = _one_card(parts[1], text, kind)
         target = _target(parts[0], text)
         return LayOff(target, card) if kind == "lay_off" else Swap(target, card)
     simple: dict[str, Move] = {"end_turn": EndTurn(), "dead": DeclareDead(), "game": DeclareGame()}
     if kind in simple and not rest:
         return simple[kind]
-    raise CardParseError(text, _STARTS, "a move")
+    raise CardParseError(text, _(_STARTS), _("a move"))
 
 
 def move_to_dict(move: Move) -> dict[str, Any]:
@@ -397,9 +417,10 @@ MOVE_FIELDS: Final[dict[str, tuple[str, ...]]] = {
 }
 """The fields each move type carries besides `type` (see `move_to_dict`)."""
 FIELD_WORDS: Final = {
-    "cards": "the cards as text, e.g. '5H 6H 7H'",
-    "meld": "the number of a meld on the table, from 0",
-    "card": "one card as text, e.g. '8H'",
+    # Only move_from_dict's ValueError and ArgumentTypeError show these (a programmer's error).
+    "cards": "the cards as text, e.g. '5H 6H 7H'",  # not for learners: a programmer's error
+    "meld": "the number of a meld on the table, from 0",  # not for learners: a programmer's error
+    "card": "one card as text, e.g. '8H'",  # not for learners: a programmer's error
 }
 
 
@@ -413,8 +434,8 @@ def move_from_dict(data: dict[str, Any]) -> Move:
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
         raise CardParseError(
             shown(kind) if not isinstance(kind, str) else kind,
-            f"a move type is one of {', '.join(MOVE_TYPES)}",
-            "a move type",
+            _("a move type is one of {types}").format(types=", ".join(MOVE_TYPES)),
+            _("a move type"),
         )
     wanted = MOVE_FIELDS[kind]
     unknown = [key for key in data if key != "type" and key not in wanted]
@@ -430,7 +451,7 @@ def move_from_dict(data: dict[str, Any]) -> Move:
                 raise ArgumentTypeError(f"'meld' should be {FIELD_WORDS[key]}, not {shown(value)}")
             if value < 0:
                 raise CardParseError(
-                    str(value), "a meld number is a whole number from 0", "a meld number"
+                    str(value), _("a meld number is a whole number from 0"), _("a meld number")
                 )
         elif not isinstance(value, str):
             raise ArgumentTypeError(f"{key!r} should be {FIELD_WORDS[key]}, not {shown(value)}")

@@ -17,6 +17,7 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import IllegalMove, move_from_dict, move_to_dict
 from penang_lib.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from penang_lib.engine.validate import MAX_SEED, ArgumentTypeError, require_whole, shown
+from penang_lib.i18n import _
 
 FORMAT = "penang-rummy/deal"
 VERSION = 1
@@ -82,11 +83,13 @@ def from_record(data: dict[str, Any] | str) -> Deal:
         try:
             data = json.loads(data)
         except json.JSONDecodeError as error:
-            raise RecordError(f"the record is not valid JSON: {error}") from None
+            raise RecordError(
+                _("the record is not valid JSON: {error}").format(error=error)
+            ) from None
         except RecursionError:
-            raise RecordError("the record is not valid JSON: it is nested too deeply") from None
+            raise RecordError(_("the record is not valid JSON: it is nested too deeply")) from None
         if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
+            raise RecordError(_("a record is a JSON object"))
     elif not isinstance(data, Mapping):
         raise ArgumentTypeError(
             f"from_record takes a record (a dict or its JSON text), not {shown(data)}"
@@ -98,13 +101,15 @@ def from_record(data: dict[str, Any] | str) -> Deal:
     if names is not None and (
         not isinstance(names, list) or not all(isinstance(n, str) for n in names)
     ):
-        raise RecordError("'names' should be a list with one name per player")
+        raise RecordError(_("'names' should be a list with one name per player"))
     settings = data.get("rules", {})
     if not isinstance(settings, dict):
-        raise RecordError("'rules' should be an object of rule settings")
+        raise RecordError(_("'rules' should be an object of rule settings"))
     prepared = data.get("prepared", False)
     if not isinstance(prepared, bool):
-        raise RecordError(f"'prepared' should be true or false, not {shown(prepared)}")
+        raise RecordError(
+            _("'prepared' should be true or false, not {value}").format(value=shown(prepared))
+        )
     initial = _texts(data, "initial_hands", players, required=prepared)
     seed: int | None = None
     if "seed" in data or not prepared:
@@ -117,20 +122,28 @@ def from_record(data: dict[str, Any] | str) -> Deal:
         else:
             deal = Deal(players=players, seed=seed, rules=rules, dealer=dealer, names=names)
     except (TypeError, ValueError) as error:
-        raise RecordError(f"the record's set-up is not usable: {error}") from None
+        raise RecordError(
+            _("the record's set-up is not usable: {error}").format(error=error)
+        ) from None
     if deal.players != players:
-        raise RecordError(f"the record says {players} players but holds {deal.players} hands")
+        raise RecordError(
+            _("the record says {players} players but holds {hands} hands").format(
+                players=players, hands=deal.players
+            )
+        )
     if initial is not None:
         dealt = [cards_text(cards_of(h)) for h in deal.initial_hands]
         for seat, (stated, made) in enumerate(zip(initial, dealt, strict=True)):
             if not _same_cards(stated, made):
                 raise RecordError(
-                    "initial_hands does not match the deal made from the seed "
-                    f"(seat {seat} differs)"
+                    _(
+                        "initial_hands does not match the deal made from the seed "
+                        "(seat {seat} differs)"
+                    ).format(seat=seat)
                 )
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise RecordError("'moves' should be a list of moves")
+        raise RecordError(_("'moves' should be a list of moves"))
     for number, entry in enumerate(moves, start=1):
         _replay(deal, number, entry)
     _require_outcome(data, deal)
@@ -140,37 +153,52 @@ def from_record(data: dict[str, Any] | str) -> Deal:
 def _require_kind(data: Mapping[str, Any]) -> None:
     """The record says it is a deal record of a version this engine reads."""
     if "format" not in data:
-        raise RecordError(f"the record has no 'format': a deal record says {FORMAT!r}")
+        raise RecordError(
+            _("the record has no 'format': a deal record says {format}").format(format=repr(FORMAT))
+        )
     if data["format"] != FORMAT:
         raise RecordError(
-            f"this is not a Penang Rummy deal record: its 'format' is {shown(data['format'])}, "
-            f"not {FORMAT!r}"
+            _(
+                "this is not a Penang Rummy deal record: its 'format' is {given}, not {format}"
+            ).format(given=shown(data["format"]), format=repr(FORMAT))
         )
     version = _whole(data, "version")
     if version not in KNOWN_VERSIONS:
         known = ", ".join(str(v) for v in KNOWN_VERSIONS)
         raise RecordError(
-            f"version {version} of the deal record is not known here (this engine reads "
-            f"version {known})"
+            _(
+                "version {version} of the deal record is not known here (this engine reads "
+                "version {known})"
+            ).format(version=version, known=known)
         )
 
 
 def _replay(deal: Deal, number: int, entry: object) -> None:
     """Push recorded move number `number` (from 1), or say why it cannot be."""
     if not isinstance(entry, dict):
-        raise RecordError(f"move {number} should be an object with a 'type'")
+        raise RecordError(
+            _("move {number} should be an object with a 'type'").format(number=number)
+        )
     try:
         move = move_from_dict({k: v for k, v in entry.items() if k in MOVE_KEYS})
     except (TypeError, ValueError) as error:
-        raise RecordError(f"move {number} cannot be read: {error}") from None
+        raise RecordError(
+            _("move {number} cannot be read: {error}").format(number=number, error=error)
+        ) from None
     mover = entry.get("player")
     if mover is not None and (mover.__class__ is not int or not 0 <= mover < deal.players):
-        raise RecordError(f"move {number} has a player that is not a seat number: {shown(mover)}")
+        raise RecordError(
+            _("move {number} has a player that is not a seat number: {player}").format(
+                number=number, player=shown(mover)
+            )
+        )
     try:
         deal.push(move, player=mover)
     except IllegalMove as error:
         raise RecordError(
-            f"move {number} ({move}) is illegal: {error.reason} (rule {error.rule})"
+            _("move {number} ({move}) is illegal: {reason} (rule {rule})").format(
+                number=number, move=move, reason=error.reason, rule=error.rule
+            )
         ) from None
 
 
@@ -181,16 +209,18 @@ def _require_outcome(data: Mapping[str, Any], deal: Deal) -> None:
     if final is not None:
         now = [cards_text(deal.hand(p)) for p in range(players)]
         if any(not _same_cards(a, b) for a, b in zip(final, now, strict=True)):
-            raise RecordError("final_hands in the record does not match the replayed moves")
+            raise RecordError(_("final_hands in the record does not match the replayed moves"))
     table = data.get("table")
     if table is not None:
         if not isinstance(table, list):
-            raise RecordError("'table' should be a list of the melds on the table")
+            raise RecordError(_("'table' should be a list of the melds on the table"))
         if len(table) != len(deal.table):
-            raise RecordError("table in the record does not match the replayed moves")
+            raise RecordError(_("table in the record does not match the replayed moves"))
         for i, (stated, meld) in enumerate(zip(table, deal.table, strict=True)):
             if not isinstance(stated, dict) or not isinstance(stated.get("cards"), str):
-                raise RecordError(f"meld {i} of 'table' should be an object with its 'cards'")
+                raise RecordError(
+                    _("meld {meld} of 'table' should be an object with its 'cards'").format(meld=i)
+                )
             owner = stated.get("owner", deal.owners[i])
             kind = stated.get("kind", meld.kind.value)
             if (
@@ -199,21 +229,27 @@ def _require_outcome(data: Mapping[str, Any], deal: Deal) -> None:
                 or owner.__class__ is not int
                 or kind != meld.kind.value
             ):
-                raise RecordError("table in the record does not match the replayed moves")
+                raise RecordError(_("table in the record does not match the replayed moves"))
     for key, now_numbers in (("scores", deal.scores), ("winners", deal.winners)):
         stated = data.get(key)
         if stated is None:
             continue
         if not isinstance(stated, list) or any(n.__class__ is not int for n in stated):
-            raise RecordError(f"{key!r} should be a list of whole numbers")
+            raise RecordError(
+                _("{field} should be a list of whole numbers").format(field=repr(key))
+            )
         if stated != now_numbers:
-            raise RecordError(f"{key} in the record does not match the replayed moves")
+            raise RecordError(
+                _("{field} in the record does not match the replayed moves").format(field=key)
+            )
     over = data.get("over")
     if over is not None:
         if not isinstance(over, bool):
-            raise RecordError(f"'over' should be true or false, not {shown(over)}")
+            raise RecordError(
+                _("'over' should be true or false, not {value}").format(value=shown(over))
+            )
         if over != deal.is_over:
-            raise RecordError("over in the record does not match the replayed moves")
+            raise RecordError(_("over in the record does not match the replayed moves"))
 
 
 def _same_cards(a: str, b: str) -> bool:
@@ -227,13 +263,21 @@ def _texts(
     """A field holding one card text per player (None when absent and not required)."""
     if key not in data or data[key] is None:
         if required:
-            raise RecordError(f"a prepared deal needs its {key!r} (one text per seat)")
+            raise RecordError(
+                _("a prepared deal needs its {field} (one text per seat)").format(field=repr(key))
+            )
         return None
     value = data[key]
     if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
-        raise RecordError(f"{key!r} should be a list with one card text per seat")
+        raise RecordError(
+            _("{field} should be a list with one card text per seat").format(field=repr(key))
+        )
     if len(value) != players:
-        raise RecordError(f"{key!r} should hold {players} hands, one per seat, not {len(value)}")
+        raise RecordError(
+            _("{field} should hold {players} hands, one per seat, not {count}").format(
+                field=repr(key), players=players, count=len(value)
+            )
+        )
     return value
 
 
@@ -242,12 +286,20 @@ def _whole(
 ) -> int:
     """A whole-number field of the record, or a `RecordError` saying what is wrong with it."""
     if key not in data:
-        raise RecordError(f"the record has no {key!r}")
+        raise RecordError(_("the record has no {field}").format(field=repr(key)))
     value = data[key]
     if value.__class__ is not int:
-        raise RecordError(f"{key!r} should be a whole number, not {shown(value)}")
+        raise RecordError(
+            _("{field} should be a whole number, not {value}").format(
+                field=repr(key), value=shown(value)
+            )
+        )
     if (low is not None and value < low) or (high is not None and value > high):
-        raise RecordError(f"{key!r} should be from {low} to {high}, not {shown(value)}")
+        raise RecordError(
+            _("{field} should be from {low} to {high}, not {value}").format(
+                field=repr(key), low=low, high=high, value=shown(value)
+            )
+        )
     number: int = value
     return number
 

@@ -9,6 +9,7 @@ from typing import Any, Final, TypeVar
 
 from penang_lib.engine.cards import MAX_JOKERS, MAX_PACKS, rank_text
 from penang_lib.engine.validate import ArgumentTypeError, require_whole, shown
+from penang_lib.i18n import N_
 
 
 class DealerSystem(str, Enum):
@@ -30,31 +31,40 @@ class EndCondition(str, Enum):
 
 
 RULE_BOOK: Final[dict[str, str]] = {
-    "deck": "Two packs of 52 plus 6 jokers; no meld may need more copies of a card than that.",
-    "players": "Two to five players; four is the classic table.",
-    "deal": "Cards are dealt one at a time from the dealer's left until each hand is full.",
-    "dealer": "The first dealer is drawn at random; then the winner of a deal deals the next "
-    "(or the worst loser, when no points are kept), and a tie goes to the tied player nearest "
-    "clockwise from the last dealer's left.",
-    "turn-order": "Play starts on the dealer's left and goes clockwise, skipping dead players.",
-    "turn": "Each turn needs at least one meld or lay-off; there is no passing.",
-    "meld": "A meld is three or more cards laid from the hand, forming a run or a set.",
-    "run": "A run is three or more cards of one suit in a row; the ace is low (A-2-3) or high "
-    "(Q-K-A), and a run never turns the corner: K-A-2 is not a run.",
-    "set": "A set is three or more cards of one rank; suits may repeat.",
-    "joker": "A joker stands for any card in a meld, but a meld needs at least one real card.",
-    "lay-off": "A card from the hand may extend any meld on the table.",
-    "passport": "A player's first action in a deal must be a meld from their own hand.",
-    "dead.passport": "A player who cannot meld on their first turn is dead at once.",
-    "swap": "After the passport, a joker on the table may be taken in exchange for its card.",
-    "dead": "A player who can neither meld nor lay off when their turn comes is dead.",
-    "game": "A player who empties their hand calls Game and wins the deal.",
-    "end": "The deal ends when someone goes out or when every player is dead; a lone player "
-    "still alive plays on.",
-    "scoring": "Cards left in hand count against you; the lowest count wins the deal, and a tie "
-    "shares the win.",
+    "deck": N_("Two packs of 52 plus 6 jokers; no meld may need more copies of a card than that."),
+    "players": N_("Two to five players; four is the classic table."),
+    "deal": N_("Cards are dealt one at a time from the dealer's left until each hand is full."),
+    "dealer": N_(
+        "The first dealer is drawn at random; then the winner of a deal deals the next "
+        "(or the worst loser, when no points are kept), and a tie goes to the tied player nearest "
+        "clockwise from the last dealer's left."
+    ),
+    "turn-order": N_("Play starts on the dealer's left and goes clockwise, skipping dead players."),
+    "turn": N_("Each turn needs at least one meld or lay-off; there is no passing."),
+    "meld": N_("A meld is three or more cards laid from the hand, forming a run or a set."),
+    "run": N_(
+        "A run is three or more cards of one suit in a row; the ace is low (A-2-3) or high "
+        "(Q-K-A), and a run never turns the corner: K-A-2 is not a run."
+    ),
+    "set": N_("A set is three or more cards of one rank; suits may repeat."),
+    "joker": N_("A joker stands for any card in a meld, but a meld needs at least one real card."),
+    "lay-off": N_("A card from the hand may extend any meld on the table."),
+    "passport": N_("A player's first action in a deal must be a meld from their own hand."),
+    "dead.passport": N_("A player who cannot meld on their first turn is dead at once."),
+    "swap": N_("After the passport, a joker on the table may be taken in exchange for its card."),
+    "dead": N_("A player who can neither meld nor lay off when their turn comes is dead."),
+    "game": N_("A player who empties their hand calls Game and wins the deal."),
+    "end": N_(
+        "The deal ends when someone goes out or when every player is dead; a lone player "
+        "still alive plays on."
+    ),
+    "scoring": N_(
+        "Cards left in hand count against you; the lowest count wins the deal, and a tie "
+        "shares the win."
+    ),
 }
-"""Every rule id, in teaching order, with a one-line summary in our own words."""
+"""Every rule id, in teaching order, with a one-line summary in our own words (marked for the
+catalog: show a summary through `_()`)."""
 
 HOUSE_RULE_FIELDS: Final = (
     "jokers",

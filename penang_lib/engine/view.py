@@ -156,13 +156,25 @@ class PlayerView:
             raise ValueError("owners should name one seat per table meld")
         self.passports = tuple(
             require_flag(p, "a passport in passports")
-            for p in _per_seat(passports, "passports", players, bool, "True or False")
+            for p in _per_seat(
+                passports,
+                "passports",
+                players,
+                bool,
+                "True or False",  # not for learners: a name in an ArgumentTypeError
+            )
         )
         self.passport = self.passports[self.seat]
         self.actions = require_whole(actions, "actions", 0)
         self.hand_sizes = tuple(
             require_whole(n, "a hand size", 0)
-            for n in _per_seat(hand_sizes, "hand_sizes", players, int, "a whole number")
+            for n in _per_seat(
+                hand_sizes,
+                "hand_sizes",
+                players,
+                int,
+                "a whole number",  # not for learners: a name in an ArgumentTypeError
+            )
         )
         if self.hand_sizes[self.seat] != sum(self.counts):
             raise ValueError(
