@@ -279,3 +279,43 @@ def test_counts_round_trip() -> None:
     assert counts[-1] == 2
     assert sum(counts) == 6
     assert Counter(from_counts(counts)) == Counter(c.plain for c in cards)
+
+
+# -- the cards in words (tables marked for the message catalog) ------------------------------
+def test_ranks_in_words_singular_plural_and_with_their_article() -> None:
+    from penang_lib.engine.cards import a_rank, rank_name
+
+    assert [rank_name(r) for r in (1, 6, 8, 11, 14)] == ["ace", "six", "eight", "jack", "ace"]
+    assert [rank_name(r, plural=True) for r in (1, 6, 7, 13)] == [
+        "aces",
+        "sixes",
+        "sevens",
+        "kings",
+    ]
+    assert [a_rank(r) for r in (1, 8, 9, 11, 14)] == [
+        "an ace",
+        "an eight",
+        "a nine",
+        "a jack",
+        "an ace",
+    ]
+    for rank in range(1, 14):  # the tables agree with the words they replace
+        name = rank_name(rank)
+        assert rank_name(rank, plural=True) == name + ("es" if name.endswith("x") else "s")
+        assert a_rank(rank) == f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def test_cards_in_words_for_screen_readers() -> None:
+    assert Card.parse("10H").name == "ten of hearts"
+    assert Card.parse("JK").name == "joker"
+    assert Card.parse("JK@7H").name == "joker standing for the seven of hearts"
+    assert Card.parse("JK@8").name == "joker standing for an eight"
+
+
+def test_alternatives_and_lists_in_words() -> None:
+    from penang_lib.engine.cards import and_words, or_words
+
+    assert or_words([]) == ""
+    assert or_words(["7♥"]) == "7♥"
+    assert or_words(["7♥", "8♥", "9♥"]) == "7♥ or 8♥ or 9♥"
+    assert and_words(["7♥", "9♥"]) == "7♥ and 9♥"
