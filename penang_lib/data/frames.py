@@ -27,6 +27,7 @@ from penang_lib.engine.validate import (
     require_whole,
     shown,
 )
+from penang_lib.i18n import _
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -192,7 +193,7 @@ def match_frame(match: Match) -> pd.DataFrame:
             row["why"] = dealer_reason(match, deal, nxt)
         else:
             row["next_dealer"] = ""
-            row["why"] = "The match is over."
+            row["why"] = _("The match is over.")
         rows.append(row)
     columns = [
         "deal",
@@ -225,17 +226,25 @@ def dealer_reason(match: Match, deal: Deal, chosen: int) -> str:
     who = names[chosen]
     scores = deal.scores
     if match.rules.dealer_system is DealerSystem.WINNER:
-        tied = len(deal.winners) > 1
-        base = f"{who} won the last deal, and with points recorded the winner deals"
-    else:
-        tied = scores.count(max(scores)) > 1
-        base = (
-            f"{who} had the highest count ({scores[chosen]}), and with no points recorded the "
-            "worst loser deals"
+        if len(deal.winners) > 1:
+            sentence = _(
+                "{player} won the last deal, and with points recorded the winner deals; the tie "
+                "goes to the tied player nearest clockwise from the last dealer's left."
+            )
+        else:
+            sentence = _("{player} won the last deal, and with points recorded the winner deals.")
+    elif scores.count(max(scores)) > 1:
+        sentence = _(
+            "{player} had the highest count ({count}), and with no points recorded the worst "
+            "loser deals; the tie goes to the tied player nearest clockwise from the last "
+            "dealer's left."
         )
-    if tied:
-        base += "; the tie goes to the tied player nearest clockwise from the last dealer's left"
-    return base + "."
+    else:
+        sentence = _(
+            "{player} had the highest count ({count}), and with no points recorded the worst "
+            "loser deals."
+        )
+    return sentence.format(player=who, count=scores[chosen])
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from penang_lib.engine.cards import cards_symbols, cards_text, parse_cards
 from penang_lib.engine.checks import can_play
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn
+from penang_lib.i18n import N_, _
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,7 +43,10 @@ DEFAULT_SEED = 0
 DEFAULT_JOBS = 2
 DATA_FILE = "notebooks/lessons/data/10_strategy_lab.json"
 """Where the cached figures live, from the repository's root."""
-COMMAND = f"python -m penang_lib.data.lab --deals {DEFAULT_DEALS} --out {DATA_FILE}"
+COMMAND = (
+    f"python -m penang_lib.data.lab --deals {DEFAULT_DEALS} "
+    f"--out {DATA_FILE}"  # not for learners: a shell command
+)
 """The command that rebuilds the cached file."""
 MAX_TURNS = 40
 """The counts turn by turn stop after this many turns of each player."""
@@ -266,7 +270,7 @@ def replay_series(
         if bar is not None:
             bar.close()
     counts = rows.groupby("deal", sort=True)["count"].apply(list).tolist()
-    for seed, (series, _), expected in zip(seeds, results, counts, strict=True):
+    for seed, (series, _rest), expected in zip(seeds, results, counts, strict=True):
         if [s[-1] for s in series] != [int(c) for c in expected]:
             raise RuntimeError(f"the deal of seed {seed}, played again, ended with other counts")
     return results
@@ -336,23 +340,38 @@ def quiz(passport: Mapping[str, Any]) -> list[dict[str, Any]]:
         return []
     hand, other = example["hand"], example["other_hand"]
     asks = (
-        ("This hand was dealt to a player in one of these deals", hand, "Can it make a passport?"),
-        ("Another player of the same deal was dealt", other, "Can this hand make a passport?"),
-        ("Give the first hand one joker more", hand + " JK", "Could it make a passport then?"),
+        (
+            N_(
+                "This hand was dealt to a player in one of these deals: {cards}. Can it make a "
+                "passport?"
+            ),
+            hand,
+        ),
+        (
+            N_(
+                "Another player of the same deal was dealt: {cards}. Can this hand make a passport?"
+            ),
+            other,
+        ),
+        (
+            N_("Give the first hand one joker more: {cards}. Could it make a passport then?"),
+            hand + " JK",
+        ),
     )
     questions = []
-    for lead, cards, question in asks:
+    for ask, cards in asks:
         symbols = cards_symbols(parse_cards(cards))
         ok = bool(can_play(cards, [], passport=False))
-        why = (
-            "A passport is any meld from the player's own hand, and this hand holds one."
-            if ok
-            else "A passport is a meld from the player's own hand, and no three of these cards "
-            "make a run or a set, so this player is dead at the first turn."
-        )
+        if ok:
+            why = _("A passport is any meld from the player's own hand, and this hand holds one.")
+        else:
+            why = _(
+                "A passport is a meld from the player's own hand, and no three of these cards "
+                "make a run or a set, so this player is dead at the first turn."
+            )
         questions.append(
             {
-                "ask": f"{lead}: {symbols}. {question}",
+                "ask": _(ask).format(cards=symbols),
                 "can_play": {"hand": cards, "table": [], "passport": False},
                 "answer": ok,
                 "why": why,
@@ -405,20 +424,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`python -m penang_lib.data.lab`: rebuild the strategy lab's cached figures."""
     parser = argparse.ArgumentParser(
         prog="python -m penang_lib.data.lab",
-        description="Play many bot deals and write the strategy lab's figures as JSON.",
+        description=(
+            "Play many bot deals and write the strategy lab's "
+            "figures as JSON."  # not for learners: terminal help
+        ),
     )
     parser.add_argument(
-        "--deals", type=int, default=DEFAULT_DEALS, help="deals per table (default %(default)s)"
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        help="deals per table (default %(default)s)",  # not for learners: terminal help
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="run seed (default 0)")
     parser.add_argument(
-        "--jobs", type=int, default=DEFAULT_JOBS, help="worker processes (default %(default)s)"
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help="run seed (default 0)",  # not for learners: terminal help
     )
-    parser.add_argument("--out", type=Path, help="the JSON file to write (default: print it)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=DEFAULT_JOBS,
+        help="worker processes (default %(default)s)",  # not for learners: terminal help
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="the JSON file to write (default: print it)",  # not for learners: terminal help
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bars",  # not for learners: terminal help
+    )
     args = parser.parse_args(argv)
     if args.deals < 1 or args.jobs < 1:
-        parser.error("--deals and --jobs must be at least 1")
+        parser.error("--deals and --jobs must be at least 1")  # not for learners: terminal help
     data = build(args.deals, args.seed, args.jobs, progress=not args.quiet)
     text = dumps(data)
     if args.out is None:
@@ -427,7 +468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
         print(
-            f"wrote {args.out} ({len(text.encode('utf-8'))} bytes, {args.deals} deals per table)",
+            f"wrote {args.out} ({len(text.encode('utf-8'))} bytes, "
+            f"{args.deals} deals per table)",  # not for learners: terminal output
             file=sys.stderr,
         )
     return 0
