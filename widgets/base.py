@@ -22,12 +22,13 @@ import ipywidgets as widgets
 import traitlets
 
 from penang_lib.engine.validate import require_flag
+from penang_lib.i18n import N_, _
 from penang_lib.widgets.render import FOUR_COLOUR, esc
 from penang_lib.widgets.shared import part, show, stylesheet
 
 log = logging.getLogger("widgets")
 
-OOPS = "Something went wrong on our side; nothing was changed. Try again, or start a new deal."
+OOPS = N_("Something went wrong on our side; nothing was changed. Try again, or start a new deal.")
 """What a learner reads when a callback fails unexpectedly (the details go to the log)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -140,7 +141,7 @@ def guarded(method: F) -> F:
             return method(self, *args, **kwargs)
         except Exception:
             log.exception("%s.%s failed", type(self).__name__, method.__name__)
-            self.report(OOPS)
+            self.report(_(OOPS))
             return None
 
     return wrapper  # type: ignore[return-value]

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from penang_lib.i18n import N_, _, ngettext
 from penang_lib.widgets.render import esc
 from penang_lib.widgets.svg import Bars, Line, Panel, chart_html
 
@@ -76,7 +77,14 @@ def bar_panel(
 
 
 def _deals(count: int) -> str:
-    return f"{count:,} deal{'s' if count != 1 else ''}"
+    """How many deals, as a phrase that fills a placeholder ("1,000 deals")."""
+    return ngettext("{count:,} deal", "{count:,} deals", count).format(count=count)
+
+
+def _players(count: int | str) -> str:
+    """How many players, as a phrase that fills a placeholder ("4 players")."""
+    n = int(count)
+    return ngettext("{count} player", "{count} players", n).format(count=n)
 
 
 def passport_chart(lab: Mapping[str, Any]) -> Chart:
@@ -85,18 +93,44 @@ def passport_chart(lab: Mapping[str, Any]) -> Chart:
     p = lab["passport"]
     sizes = list(p)
     rate = [p[n]["failures"] / p[n]["hands"] * 10_000 if p[n]["hands"] else 0.0 for n in sizes]
-    labels = [f"{n} players\n{_deals(p[n]['deals'])}" for n in sizes]
-    texts = [f"{p[n]['failures']} of {p[n]['hands']:,}" for n in sizes]
-    title = f"Hands dead at the passport, {sizes[0]} to {sizes[-1]} players"
-    panel = bar_panel(title, labels, rate, texts, SLATE, ylabel="per 10,000 hands", width=440)
+    labels = [f"{_players(n)}\n{_deals(p[n]['deals'])}" for n in sizes]
+    texts = [
+        _("{failures} of {hands:,}").format(failures=p[n]["failures"], hands=p[n]["hands"])
+        for n in sizes
+    ]
+    title = _("Hands dead at the passport, {fewest} to {most} players").format(
+        fewest=sizes[0], most=sizes[-1]
+    )
+    panel = bar_panel(title, labels, rate, texts, SLATE, ylabel=_("per 10,000 hands"), width=440)
     facts = "; ".join(
-        f"{n} players: {p[n]['failures']} of {p[n]['hands']:,} hands ({_deals(p[n]['deals'])})"
+        _("{players}: {failures} of {hands} ({deals})").format(
+            players=_players(n),
+            failures=p[n]["failures"],
+            hands=ngettext("{count:,} hand", "{count:,} hands", p[n]["hands"]).format(
+                count=p[n]["hands"]
+            ),
+            deals=_deals(p[n]["deals"]),
+        )
         for n in sizes
     )
-    return Chart((panel,), title, f"Bar chart of the hands dead at the passport. {facts}.")
+    alt = _("Bar chart of the hands dead at the passport. {facts}.").format(facts=facts)
+    return Chart((panel,), title, alt)
 
 
-NOBODY_OUT_TITLES = {"by_bots": "4 players, by bots", "by_players": "careful bots, by players"}
+NOBODY_OUT_TITLES = {
+    "by_bots": N_("4 players, by bots"),
+    "by_players": N_("careful bots, by players"),
+}
+
+
+def _nobody_out_fact(key: str, k: str, rate: float) -> str:
+    """One bar of the nobody-out charts in words: its table ("careful", or a table size) and
+    its rate."""
+    if key == "by_players":
+        return ngettext(
+            "{count} player: {percent:.0f}%", "{count} players: {percent:.0f}%", int(k)
+        ).format(count=int(k), percent=percent(rate))
+    return f"{k}: {percent(rate):.0f}%"
 
 
 def nobody_out_chart(lab: Mapping[str, Any]) -> Chart:
@@ -108,30 +142,32 @@ def nobody_out_chart(lab: Mapping[str, Any]) -> Chart:
         group = n[key]
         rates = [percent(v["rate"]) for v in group.values()]
         deals = {v["deals"] for v in group.values()}
-        each = _deals(deals.pop()) + " a bar" if len(deals) == 1 else "deals per bar vary"
+        if len(deals) == 1:
+            count = deals.pop()
+            each = ngettext("{count:,} deal a bar", "{count:,} deals a bar", count).format(
+                count=count
+            )
+        else:
+            each = _("deals per bar vary")
         panel = bar_panel(
-            f"{NOBODY_OUT_TITLES[key]} ({each})",
+            f"{_(NOBODY_OUT_TITLES[key])} ({each})",
             list(group),
             rates,
             [f"{r:.0f}%" for r in rates],
             PURPLE,
             PERCENT,
-            ylabel="" if panels else "deals nobody went out of (%)",
-            xlabel="players at the table" if key == "by_players" else "the bots at the table",
+            ylabel="" if panels else _("deals nobody went out of (%)"),
+            xlabel=_("players at the table") if key == "by_players" else _("the bots at the table"),
         )
         panels.append(panel)
-    title = "How often nobody goes out"
+    title = _("How often nobody goes out")
     facts = "; ".join(
-        f"{NOBODY_OUT_TITLES[key]}: "
-        + ", ".join(
-            f"{k}{' players' if key == 'by_players' else ''}: {percent(v['rate']):.0f}%"
-            for k, v in n[key].items()
-        )
+        f"{_(NOBODY_OUT_TITLES[key])}: "
+        + ", ".join(_nobody_out_fact(key, k, v["rate"]) for k, v in n[key].items())
         for key in NOBODY_OUT_TITLES
     )
-    return Chart(
-        tuple(panels), title, f"Two bar charts of the share of deals nobody went out of. {facts}."
-    )
+    alt = _("Two bar charts of the share of deals nobody went out of. {facts}.").format(facts=facts)
+    return Chart(tuple(panels), title, alt)
 
 
 def bots_chart(lab: Mapping[str, Any]) -> Chart:
@@ -142,29 +178,38 @@ def bots_chart(lab: Mapping[str, Any]) -> Chart:
     wins = [percent(b[k]["win_rate"]) for k in b]
     counts = [b[k]["mean_count"] for k in b]
     left = bar_panel(
-        f"deals won, per seat ({_deals(bots['deals'])})",
+        ngettext(
+            "deals won, per seat ({count:,} deal)",
+            "deals won, per seat ({count:,} deals)",
+            bots["deals"],
+        ).format(count=bots["deals"]),
         list(b),
         wins,
         [f"{w:.0f}%" for w in wins],
         GREEN,
         PERCENT,
-        ylabel="seats that won the deal (%)",
+        ylabel=_("seats that won the deal (%)"),
     )
     right = bar_panel(
-        "mean count (lower is better)",
+        _("mean count (lower is better)"),
         list(b),
         counts,
         [f"{c:.0f}" for c in counts],
         RED,
-        ylabel="mean count at the end",
+        ylabel=_("mean count at the end"),
     )
     lineup = ", ".join(bots["lineup"])
-    title = f"Bot against bot at one table: {lineup}"
+    title = _("Bot against bot at one table: {lineup}").format(lineup=lineup)
     facts = "; ".join(
-        f"{k} wins {w:.0f}% of its seats, mean count {c:.0f}"
+        _("{bot} wins {percent:.0f}% of its seats, mean count {count:.0f}").format(
+            bot=k, percent=w, count=c
+        )
         for k, w, c in zip(b, wins, counts, strict=True)
     )
-    return Chart((left, right), title, f"Two bar charts, bot against bot ({lineup}). {facts}.")
+    alt = _("Two bar charts, bot against bot ({lineup}). {facts}.").format(
+        lineup=lineup, facts=facts
+    )
+    return Chart((left, right), title, alt)
 
 
 def colour(name: str) -> str:
@@ -177,35 +222,65 @@ def turns_chart(lab: Mapping[str, Any]) -> Chart:
     kind of bot (left), and at the careful table the winners against the others (right)."""
     t = lab["turns"]
     tables = tuple(
-        Line(f"{name} bots", tuple(t[name]["turn"]), tuple(t[name]["mean"]), colour(name))
+        Line(
+            _("{bot} bots").format(bot=name),
+            tuple(t[name]["turn"]),
+            tuple(t[name]["mean"]),
+            colour(name),
+        )
         for name in t
     )
     c = t["careful"]
     careful_lines = (
-        Line("the winner", tuple(c["turn"]), tuple(c["winners"]), GREEN, marker=False),
-        Line("the others", tuple(c["turn"]), tuple(c["others"]), SLATE, marker=False),
+        Line(_("the winner"), tuple(c["turn"]), tuple(c["winners"]), GREEN, marker=False),
+        Line(_("the others"), tuple(c["turn"]), tuple(c["others"]), SLATE, marker=False),
     )
     # Both panels share one count axis, from 0 to a little past the highest count.
     highest = max(y for line in (*tables, *careful_lines) for y in line.y)
     limits = (0.0, max(highest, 1.0) * 1.05)
     deals = {v["deals"] for v in t.values()}
-    each = _deals(deals.pop()) + " each" if len(deals) == 1 else "deals vary"
-    xlabel = "the player's own turns"
+    if len(deals) == 1:
+        count = deals.pop()
+        each = ngettext("{count:,} deal each", "{count:,} deals each", count).format(count=count)
+    else:
+        each = _("deals vary")
+    xlabel = _("the player's own turns")
     left = Panel(
-        f"{len(t)} tables ({each})", limits, "mean count", xlabel, lines=tables, legend=True
+        ngettext("{count} table ({each})", "{count} tables ({each})", len(t)).format(
+            count=len(t), each=each
+        ),
+        limits,
+        _("mean count"),
+        xlabel,
+        lines=tables,
+        legend=True,
     )
     right = Panel(
-        f"careful bots ({_deals(c['deals'])})", limits, "", xlabel, lines=careful_lines, legend=True
+        ngettext(
+            "careful bots ({count:,} deal)", "careful bots ({count:,} deals)", c["deals"]
+        ).format(count=c["deals"]),
+        limits,
+        "",
+        xlabel,
+        lines=careful_lines,
+        legend=True,
     )
-    title = "How counts fall, turn by turn"
+    title = _("How counts fall, turn by turn")
     facts = "; ".join(
-        f"{k} bots: from {v['mean'][0]:.0f} to {v['mean'][-1]:.0f} in {v['turn'][-1]} turns"
+        ngettext(
+            "{bot} bots: from {first:.0f} to {last:.0f} in {turns} turn",
+            "{bot} bots: from {first:.0f} to {last:.0f} in {turns} turns",
+            v["turn"][-1],
+        ).format(bot=k, first=v["mean"][0], last=v["mean"][-1], turns=v["turn"][-1])
         for k, v in t.items()
     )
-    careful = f"careful winners end at {c['winners'][-1]:.0f}, the others at {c['others'][-1]:.0f}"
-    return Chart(
-        (left, right), title, f"Line charts of the mean count after each turn. {facts}; {careful}."
+    careful = _("careful winners end at {winners:.0f}, the others at {others:.0f}").format(
+        winners=c["winners"][-1], others=c["others"][-1]
     )
+    alt = _("Line charts of the mean count after each turn. {facts}; {careful}.").format(
+        facts=facts, careful=careful
+    )
+    return Chart((left, right), title, alt)
 
 
 CHARTS = (passport_chart, nobody_out_chart, bots_chart, turns_chart)

@@ -40,15 +40,25 @@ from penang_lib import (
 from penang_lib.engine.cards import card_classes, cards_symbols, read_cards, sort_cards
 from penang_lib.engine.checks import joker_lay_offs
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole, shown
+from penang_lib.i18n import N_, _, ngettext
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
-from penang_lib.widgets.shared import part
+from penang_lib.widgets.controls import Control, label, tooltip
+from penang_lib.widgets.shared import ROW_WRAP, part
 
-PLACEHOLDER = "type cards, e.g. 5H 6H JK"
+PLACEHOLDER = N_("type cards, e.g. 5H 6H JK")
 """The text box's placeholder (the outside hook looks for `5H 6H JK` in it)."""
 
-NEW_MELD = "a new meld"
+NEW_MELD = N_("a new meld")
 """The "Against" choice (value -1) that checks the typed cards as a meld of their own."""
+
+KINDS: dict[tuple[str, ...], str] = {
+    ("run",): N_("a run"),
+    ("set",): N_("a set"),
+    ("run", "set"): N_("a run or a set"),
+    ("set", "run"): N_("a set or a run"),
+}
+"""What a meld is, by the kinds of its readings in the order the engine lists them."""
 
 TableMeld = Meld | str
 """A table meld as the checker keeps it: a read `Meld`, or text whose jokers have several
@@ -64,7 +74,8 @@ def read_table_meld(item: str | Meld) -> TableMeld:
         raise ArgumentTypeError(
             f"a table meld should be card text such as '5H 6H JK@7H' or a Meld, not {shown(item)}"
         )
-    read_cards(item, "a table meld")  # unreadable text is refused here, not on every check
+    # Unreadable text is refused here, not on every check.
+    read_cards(item, "a table meld")  # not for learners: an argument's name in a TypeError
     verdict = check_meld(item)
     if verdict.ok and len(verdict.readings) == 1 and verdict.reading is not None:
         return verdict.reading
@@ -78,9 +89,22 @@ def meld_cards(meld: TableMeld) -> list[Card]:
 
 def meld_label(number: int, meld: TableMeld) -> str:
     """The menu label of table meld `number`: its cards with suit symbols and what it is."""
-    shown = meld.symbols if isinstance(meld, Meld) else cards_symbols(parse_cards(meld))
-    what = f" ({meld.description})" if isinstance(meld, Meld) else ""
-    return render.plain(f"meld {number}: {shown}{what}")
+    if isinstance(meld, Meld):
+        said = _("meld {number}: {cards} ({description})").format(
+            number=number, cards=meld.symbols, description=meld.description
+        )
+    else:
+        said = _("meld {number}: {cards}").format(
+            number=number, cards=cards_symbols(parse_cards(meld))
+        )
+    return render.plain(said)
+
+
+def _reading_label(reading: Meld) -> str:
+    """What a screen reader says of one reading's cards: what it is, then its cards."""
+    return _("{description}: {cards}").format(
+        description=reading.description, cards=reading.symbols
+    )
 
 
 def _tokens(text: str) -> list[str]:
@@ -104,7 +128,7 @@ def _kinds(verdict: Verdict) -> str:
             kinds.append(reading.kind.value)
     if not kinds and verdict.kind:
         kinds.append(verdict.kind)
-    return " or ".join(f"a {k}" for k in kinds)
+    return _(KINDS[tuple(kinds)])
 
 
 class MeldChecker(KitWidget):
@@ -157,9 +181,9 @@ class MeldChecker(KitWidget):
         self.entry = part(
             widgets.Text,
             value=value,
-            description="Cards",
-            placeholder=PLACEHOLDER,
-            tooltip="Cards to check, in notation: rank then suit (5H, 10S, AD), JK for a joker",
+            description=label(Control.CARDS),
+            placeholder=_(PLACEHOLDER),
+            tooltip=tooltip(Control.CARDS),
             continuous_update=True,
             layout={"width": "auto", "min_width": "18em"},
         )
@@ -168,13 +192,16 @@ class MeldChecker(KitWidget):
         self.target: Any = None
         if self.table:
             # Values are meld numbers, -1 for a new meld (a None value would show a blank menu).
-            options = [(NEW_MELD, -1), *((meld_label(i, m), i) for i, m in enumerate(self.table))]
+            options = [
+                (_(NEW_MELD), -1),
+                *((meld_label(i, m), i) for i, m in enumerate(self.table)),
+            ]
             self.target = part(
                 widgets.Dropdown,
                 options=options,
                 value=-1,
-                description="Against",
-                tooltip="Check the cards as a new meld, or against a meld on the table",
+                description=label(Control.AGAINST),
+                tooltip=tooltip(Control.AGAINST),
                 layout={"width": "auto"},
             )
             if against is not None:
@@ -211,7 +238,7 @@ class MeldChecker(KitWidget):
         if self.target is not None:
             children.append(self.target)
         if self.toggles:
-            row = part(widgets.HBox, self.toggles, layout={"flex_flow": "row wrap"})
+            row = part(widgets.HBox, self.toggles, layout={"flex_flow": ROW_WRAP})
             row.add_class("penang-hand")
             children.append(row)
         children.append(self.feedback)
@@ -301,18 +328,21 @@ class MeldChecker(KitWidget):
 
     def _verdict_html(self, text: str, meld: Verdict | None) -> tuple[str, str]:
         if not text.strip():
-            pick = ", or pick them from the hand" if self.toggles else ""
-            return (
-                f"<p>Type some cards to check them{pick}: for example 5H 6H JK.</p>",
-                "",
-            )
+            if self.toggles:
+                ask = _(
+                    "Type some cards to check them, or pick them from the hand: for example "
+                    "5H 6H JK."
+                )
+            else:
+                ask = _("Type some cards to check them: for example 5H 6H JK.")
+            return f"<p>{ask}</p>", ""
         try:
             cards = parse_cards(text)
         except CardParseError as error:
-            return (
-                f"<p><strong>That is not a card.</strong> {render.esc(error)}</p>",
-                "penang-no",
+            said = _("<strong>That is not a card.</strong> {reason}").format(
+                reason=render.esc(error)
             )
+            return f"<p>{said}</p>", "penang-no"
         against = self.target.value if self.target is not None else -1
         parts: list[str] = []
         ok = True
@@ -322,7 +352,8 @@ class MeldChecker(KitWidget):
             ok = against_ok
         assert meld is not None  # `_judge` read these cards too
         if against >= 0:
-            parts.append("<p><strong>As a new meld:</strong></p>")
+            as_new = _("As a new meld:")
+            parts.append(f"<p><strong>{as_new}</strong></p>")
         else:
             ok = meld.ok
         parts.append(self._meld_html(meld))
@@ -330,15 +361,17 @@ class MeldChecker(KitWidget):
 
     def _meld_html(self, verdict: Verdict) -> str:
         if verdict.ok:
-            head = f"<p><strong>Yes: {render.esc(_kinds(verdict))}.</strong></p>"
+            yes = _("Yes: {kind}.").format(kind=render.esc(_kinds(verdict)))
+            head = f"<p><strong>{yes}</strong></p>"
         else:
-            head = "<p><strong>Not a meld.</strong></p>"
+            no = _("Not a meld.")
+            head = f"<p><strong>{no}</strong></p>"
         parts = [head, render.sentence_html(verdict.rule, verdict.reason, ok=verdict.ok)]
         if verdict.readings:
             many = len(verdict.readings) > 1
-            title = "Readings (the player chooses one):" if many else "Reading:"
+            title = _("Readings (the player chooses one):") if many else _("Reading:")
             items = "".join(
-                f"<li>{render.card_row(r.cards, f'{r.description}: {r.symbols}')} "
+                f"<li>{render.card_row(r.cards, _reading_label(r))} "
                 f'<span class="penang-summary">{render.esc(r.description)}</span></li>'
                 for r in verdict.readings
             )
@@ -352,10 +385,11 @@ class MeldChecker(KitWidget):
         and whether any card may be laid off or swapped in."""
         meld = self.table[number]
         shown = meld_cards(meld)
-        parts = [
-            f"<p><strong>Against meld {number}:</strong> "
-            f"{render.card_row(shown, f'meld {number}: {cards_symbols(shown)}')}</p>"
-        ]
+        spoken = _("meld {number}: {cards}").format(number=number, cards=cards_symbols(shown))
+        against = _("<strong>Against meld {number}:</strong> {cards}").format(
+            number=number, cards=render.card_row(shown, spoken)
+        )
+        parts = [f"<p>{against}</p>"]
         if not cards:
             return "".join(parts), False
         any_ok = False
@@ -373,15 +407,24 @@ class MeldChecker(KitWidget):
                 items = "".join(
                     f"<li>{render.sentence_html(v.rule, v.reason, ok=True)}</li>" for v in placings
                 )
-                lay_html = (
-                    "<p><strong>May be laid off in "
-                    f"{len(placings)} ways (the player chooses one):</strong></p>"
-                    f'<ul class="penang-readings">{items}</ul>'
-                )
+                ways = ngettext(
+                    "May be laid off in {count} way (the player chooses one):",
+                    "May be laid off in {count} ways (the player chooses one):",
+                    len(placings),
+                ).format(count=len(placings))
+                lay_html = f'<p><strong>{ways}</strong></p><ul class="penang-readings">{items}</ul>'
             else:
-                lay_text = f"May be laid off: {lay.reason}" if lay.ok else lay.reason
+                lay_text = (
+                    _("May be laid off: {reason}").format(reason=lay.reason)
+                    if lay.ok
+                    else lay.reason
+                )
                 lay_html = render.sentence_html(lay.rule, lay_text, ok=lay.ok)
-            swap_text = f"May replace a joker: {swap.reason}" if swap.ok else swap.reason
+            swap_text = (
+                _("May replace a joker: {reason}").format(reason=swap.reason)
+                if swap.ok
+                else swap.reason
+            )
             parts.append(
                 '<div class="penang-against">'
                 f"<p>{render.card_row([card], card.name)}</p>"

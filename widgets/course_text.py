@@ -26,7 +26,8 @@ from typing import Any
 from penang_lib.engine.cards import symbols_html
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, require_whole, shown
-from penang_lib.widgets.links import OFF_SITE_NOTE, off_site_html, on_site, step_address
+from penang_lib.i18n import _
+from penang_lib.widgets.links import OFF_SITE_NOTE_MESSAGE, off_site_html, on_site, step_address
 
 CODE = re.compile(r"`([^`<>]+)`")
 """A rule id written in backticks, as markdown writes code."""
@@ -62,7 +63,8 @@ def _mapping(value: object, what: str) -> Mapping[str, Any]:
 
 def _seed_and_length(data: Mapping[str, Any]) -> tuple[int, int]:
     """The deal's seed and how many steps it has, from the lesson's `deal`."""
-    deal = _mapping(_mapping(data, "the lesson's data").get("deal"), "the lesson's deal")
+    lesson = _mapping(data, "the lesson's data")  # not for learners: named in a TypeError
+    deal = _mapping(lesson.get("deal"), "the lesson's deal")  # not for learners: as above
     if "seed" not in deal or "steps" not in deal:
         raise ValueError("the lesson's deal needs its seed and its number of steps")
     return require_whole(deal["seed"], "the deal's seed", 0), require_whole(
@@ -74,8 +76,8 @@ def first_steps(data: Mapping[str, Any]) -> dict[str, int]:
     """For each rule the lesson names, the first step of its deal that shows it, in the rule
     book's order. An id that is not in the rule book, or a step past the deal's end, is a
     `ValueError` that names it."""
-    _, length = _seed_and_length(data)
-    steps = _mapping(data.get("steps"), "the lesson's steps")
+    _seed, length = _seed_and_length(data)
+    steps = _mapping(data.get("steps"), "the lesson's steps")  # not for learners: a TypeError's
     unknown = [rule for rule in steps if rule not in RULE_BOOK]
     if unknown:
         raise ValueError(f"{shown(unknown[0])} is not a rule id of the rule book")
@@ -97,14 +99,14 @@ class Moment:
 def moments_of(data: Mapping[str, Any]) -> list[Moment]:
     """The lesson's moments to watch, each at its step (a `first` rule id is looked up in the
     lesson's `steps`). Bad data is a `ValueError` saying which moment is wrong and why."""
-    _, length = _seed_and_length(data)
+    _seed, length = _seed_and_length(data)
     firsts = first_steps(data)
     items = data.get("moments")
     if not isinstance(items, Sequence) or isinstance(items, str) or not items:
         raise ValueError("the lesson's moments should be a list of moments to watch")
     found = []
     for number, item in enumerate(items, 1):
-        item = _mapping(item, f"moment {number}")
+        item = _mapping(item, f"moment {number}")  # not for learners: named in a TypeError
         says = item.get("says")
         if not isinstance(says, str) or not says.strip():
             raise ValueError(f"moment {number} should say what happens in words (its `says`)")
@@ -133,44 +135,52 @@ def moments_of(data: Mapping[str, Any]) -> list[Moment]:
 def _link(page: str, seed: int, step: int) -> str:
     """`Step K`, a link to that step of the deal on the site; outside the site, no link
     (`_off_site` says why, once, above the list)."""
+    said = _("Step {step}").format(step=step)
     if not on_site():
-        return f"Step {step}"
+        return said
     href = html.escape(step_address(page, seed, step))
-    return f'<a href="{href}">Step {step}</a>'
+    return f'<a href="{href}">{said}</a>'
 
 
 def _off_site() -> str:
     """Outside the tutorial site (JupyterLab), the sentence saying where the step links work."""
-    return "" if on_site() else f'<p class="penang-site-only">{off_site_html(OFF_SITE_NOTE)}</p>'
+    return (
+        ""
+        if on_site()
+        else f'<p class="penang-site-only">{off_site_html(OFF_SITE_NOTE_MESSAGE)}</p>'
+    )
 
 
 def moments(data: Mapping[str, Any], page: str) -> CourseText:
     """The list of moments to watch: each one a link that opens `page` at its step of the deal
     (`page?seed=S&step=K`), then what happens there."""
-    seed, _ = _seed_and_length(data)
+    seed, _length = _seed_and_length(data)
     found = moments_of(data)
     rows = [f"<li>{_link(page, seed, m.step)}: {_marked(m.says)}</li>" for m in found]
-    text = "\n".join(f"- Step {m.step}: {m.says}" for m in found)
+    text = "\n".join(
+        "- " + _("Step {step}: {says}").format(step=m.step, says=m.says) for m in found
+    )
     return CourseText(f'{_off_site()}<ul class="penang-moments">{"".join(rows)}</ul>', text)
 
 
 def rule_table(data: Mapping[str, Any], page: str) -> CourseText:
     """The table of the rules this deal shows, in the rule book's order: each rule's id, a link
     to the first step that shows it, and the rule book's one-line summary."""
-    seed, _ = _seed_and_length(data)
+    seed, _length = _seed_and_length(data)
     firsts = first_steps(data)
     left = ' style="text-align:left"'
-    head = (
-        f"<thead><tr><th{left}>rule</th><th{left}>first seen</th>"
-        f"<th{left}>what happens</th></tr></thead>"
-    )
+    columns = (_("rule"), _("first seen"), _("what happens"))
+    head = "<thead><tr>" + "".join(f"<th{left}>{c}</th>" for c in columns) + "</tr></thead>"
     rows = [
         f"<tr><td{left}><code>{html.escape(rule)}</code></td>"
         f"<td{left}>{_link(page, seed, step)}</td>"
-        f"<td{left}>{html.escape(RULE_BOOK[rule])}</td></tr>"
+        f"<td{left}>{html.escape(_(RULE_BOOK[rule]))}</td></tr>"
         for rule, step in firsts.items()
     ]
-    text = "\n".join(f"{rule}: step {step}: {RULE_BOOK[rule]}" for rule, step in firsts.items())
+    text = "\n".join(
+        _("{rule}: step {step}: {summary}").format(rule=rule, step=step, summary=_(RULE_BOOK[rule]))
+        for rule, step in firsts.items()
+    )
     return CourseText(
         f'{_off_site()}<table class="penang-rules">{head}<tbody>{"".join(rows)}</tbody></table>',
         text,

@@ -39,6 +39,7 @@ from penang_lib.course.links import (
 )
 from penang_lib.engine.bots import bot_names
 from penang_lib.engine.validate import cut, require_text
+from penang_lib.i18n import N_, _
 
 if TYPE_CHECKING:  # imported where used: the stepper draws its links with `page_link`
     from penang_lib.widgets.stepper import DealStepper
@@ -49,7 +50,9 @@ __all__ = [
     "MAX_QUERY",
     "MAX_SEED",
     "OFF_SITE",
+    "OFF_SITE_MESSAGE",
     "OFF_SITE_NOTE",
+    "OFF_SITE_NOTE_MESSAGE",
     "PAGE",
     "SERVE",
     "SITE_ENV",
@@ -68,15 +71,20 @@ __all__ = [
 SITE_ENV: Final = ("VOILA_BASE_URL", "VOILA_SERVER_URL")
 """What Voila puts in the environment of every kernel it starts, preheated or started for one
 request (its kernel manager and its page handler both set them): the site's own address."""
-SERVE: Final = "penang-rummy serve"
-OFF_SITE: Final = f"it opens in the tutorial site, which {SERVE} starts, not here"
+SERVE: Final = "penang-rummy serve"  # not for learners: a command, the same in every language
+OFF_SITE_MESSAGE: Final = N_("it opens in the tutorial site, which {command} starts, not here")
 """What a widget says beside the address of a page of the site when its page is not the site's
-(`page_link`)."""
-OFF_SITE_NOTE: Final = (
-    f"In the tutorial site, which {SERVE} starts, each step below is a link that opens this "
+(`page_link`); `{command}` is `SERVE`."""
+OFF_SITE: Final = OFF_SITE_MESSAGE.format(command=SERVE)
+"""`OFF_SITE_MESSAGE` in English, as a learner reads it."""
+OFF_SITE_NOTE_MESSAGE: Final = N_(
+    "In the tutorial site, which {command} starts, each step below is a link that opens this "
     "page at that step; here, move the stepper to that step instead."
 )
-"""The sentence above a list of such links outside the site (`penang_lib.widgets.course_text`)."""
+"""The sentence above a list of such links outside the site (`penang_lib.widgets.course_text`);
+`{command}` is `SERVE`."""
+OFF_SITE_NOTE: Final = OFF_SITE_NOTE_MESSAGE.format(command=SERVE)
+"""`OFF_SITE_NOTE_MESSAGE` in English, as a learner reads it."""
 
 
 def on_site() -> bool:
@@ -112,13 +120,14 @@ def page_link(address: str, text: str | None = None, title: str = "") -> str:
     said = "" if text is None else f"{escape(shown_text)}: "
     return (
         f'<span class="penang-site-only">{said}<code>{escape(address)}</code> '
-        f"({off_site_html(OFF_SITE)})</span>"
+        f"({off_site_html(OFF_SITE_MESSAGE)})</span>"
     )
 
 
-def off_site_html(sentence: str) -> str:
-    """`OFF_SITE` or `OFF_SITE_NOTE` as HTML: escaped, the command as code."""
-    return escape(sentence).replace(SERVE, f"<code>{SERVE}</code>")
+def off_site_html(message: str) -> str:
+    """`OFF_SITE_MESSAGE` or `OFF_SITE_NOTE_MESSAGE` in the learner's language, as HTML:
+    escaped, the command (`SERVE`) filled in as code."""
+    return escape(_(message)).format(command=f"<code>{escape(SERVE)}</code>")
 
 
 REQUEST_TIMEOUT = 5.0

@@ -22,15 +22,21 @@ from penang_lib.engine.bots import bot_names
 from penang_lib.engine.explain import join_names
 from penang_lib.engine.match import Match
 from penang_lib.engine.rules import DealerSystem, Rules
+from penang_lib.i18n import N_, _, ngettext
 from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.controls import Control, label, tooltip
 from penang_lib.widgets.render import esc, frame_html, scores_html
-from penang_lib.widgets.shared import part, show
+from penang_lib.widgets.shared import ROW_WRAP, part, show
 from penang_lib.widgets.svg import Bars, Panel, chart_html
 
 SYSTEM_LABELS = {
-    DealerSystem.WINNER: "points recorded: the winner deals",
-    DealerSystem.WORST_LOSER: "no points recorded: the worst loser deals",
+    DealerSystem.WINNER: N_("points recorded: the winner deals"),
+    DealerSystem.WORST_LOSER: N_("no points recorded: the worst loser deals"),
 }
+"""The choices of the "Next dealer" menu, one per dealer system."""
+
+BUTTONS = (Control.PLAY_NEXT_DEAL, Control.PLAY_THE_REST, Control.NEW_MATCH)
+"""The sheet's buttons, in order (label and tooltip: `controls.WORDS`)."""
 
 
 def totals_chart(names: Sequence[str], totals: Sequence[int], title: str) -> Panel:
@@ -44,7 +50,7 @@ def totals_chart(names: Sequence[str], totals: Sequence[int], title: str) -> Pan
     # Points are whole numbers: before any deal, an axis of 0 to 5 rather than of fractions.
     limits = (0.0, max([*totals, 5]) * 1.18)
     return Panel(
-        title, limits, xlabel="total points (lowest wins)", bars=bars, width=440, height=250
+        title, limits, xlabel=_("total points (lowest wins)"), bars=bars, width=440, height=250
     )
 
 
@@ -54,7 +60,7 @@ class MatchSheet(KitWidget):
     `bots` are cycled to the seats as in `simulate`; the bots of each deal are seeded from the
     deal's seed, so the same `seed` gives the same match. Public: `match` (the engine's `Match`),
     `sheet` (the score sheet HTML), `chart` (the bar chart: an image with its figures
-    as text for screen readers), `buttons`.
+    as text for screen readers), `buttons` (by `Control`) and `system` (the dealer system menu).
     """
 
     def __init__(
@@ -76,32 +82,33 @@ class MatchSheet(KitWidget):
         self.match = Match(players=players, deals=deals, seed=seed, rules=rules, names=names)
         self.system = part(
             widgets.Dropdown,
-            options=[(label, system) for system, label in SYSTEM_LABELS.items()],
+            options=[(_(words), system) for system, words in SYSTEM_LABELS.items()],
             value=self.match.rules.dealer_system,
-            description="Next dealer",
-            tooltip="Who deals the next deal (rule dealer); changing it starts a new match",
+            description=label(Control.DEALER_SYSTEM),
+            tooltip=tooltip(Control.DEALER_SYSTEM),
             style={"description_width": "initial"},
             layout={"width": "auto", "max_width": "100%"},
         )
-        self.buttons = {
-            label: part(widgets.Button, description=label, tooltip=tip, layout={"width": "auto"})
-            for label, tip in (
-                ("Play next deal", "The bots play the next deal of the match"),
-                ("Play the rest", "The bots play every deal left in the match"),
-                ("New match", "Start again with new deals"),
+        self.buttons: dict[Control, widgets.Button] = {
+            control: part(
+                widgets.Button,
+                description=label(control),
+                tooltip=tooltip(control),
+                layout={"width": "auto"},
             )
+            for control in BUTTONS
         }
         self.status = part(widgets.HTML)
         self.last_deal = part(widgets.HTML)
         self.sheet = part(widgets.HTML)
         self.chart = part(widgets.HTML, layout={"max_width": "100%"})
         self.chart.add_class("penang-chart")
-        self.buttons["Play next deal"].on_click(self._on_next)
-        self.buttons["Play the rest"].on_click(self._on_rest)
-        self.buttons["New match"].on_click(self._on_new)
+        self.buttons[Control.PLAY_NEXT_DEAL].on_click(self._on_next)
+        self.buttons[Control.PLAY_THE_REST].on_click(self._on_rest)
+        self.buttons[Control.NEW_MATCH].on_click(self._on_new)
         self.system.observe(self._on_system, names="value")
         controls = part(
-            widgets.HBox, [*self.buttons.values(), self.system], layout={"flex_flow": "row wrap"}
+            widgets.HBox, [*self.buttons.values(), self.system], layout={"flex_flow": ROW_WRAP}
         )
         self._finish(
             [controls, self.status, self.sheet, self.chart, self.last_deal], "penang-match"
@@ -126,16 +133,16 @@ class MatchSheet(KitWidget):
         self._render()
 
     @guarded
-    def _on_next(self, _: Any) -> None:
+    def _on_next(self, _button: Any) -> None:
         self.play_next()
 
     @guarded
-    def _on_rest(self, _: Any) -> None:
+    def _on_rest(self, _button: Any) -> None:
         self.match.play_rest(self.bots)
         self._render()
 
     @guarded
-    def _on_new(self, _: Any) -> None:
+    def _on_new(self, _button: Any) -> None:
         self.restart()
 
     @guarded
@@ -151,63 +158,98 @@ class MatchSheet(KitWidget):
         frame = match_frame(match)
         played = len([d for d in match.deals if d.is_over])
         recorded = match.points_recorded
+        length = match.length
         if match.is_over and not recorded:
-            status = (
-                f"All {match.length} deals are played. With no points recorded nothing adds up: "
-                "each deal was won on its own (the Won column), and there is no match winner."
-            )
+            status = ngettext(
+                "The {count} deal is played. With no points recorded nothing adds up: the deal "
+                "was won on its own (the Won column), and there is no match winner.",
+                "All {count} deals are played. With no points recorded nothing adds up: each "
+                "deal was won on its own (the Won column), and there is no match winner.",
+                length,
+            ).format(count=length)
         elif match.is_over:
-            winners = join_names([names[w] for w in match.winners])
-            verb = "share the match" if len(match.winners) > 1 else "wins the match"
-            status = (
-                f"All {match.length} deals are played: {winners} {verb} with the lowest "
-                f"total ({min(match.totals)})."
+            # The deals are counted in words ("All 4 deals"), the winners by the verb.
+            status = ngettext(
+                "All {count} deals are played: {players} wins the match with the lowest total "
+                "({total}).",
+                "All {count} deals are played: {players} share the match with the lowest total "
+                "({total}).",
+                len(match.winners),
+            ).format(
+                count=length,
+                players=join_names([names[w] for w in match.winners]),
+                total=min(match.totals),
             )
         elif played:
-            status = (
-                f"{played} of {match.length} deals played. {esc(frame['next_dealer'].iloc[-1])} "
-                f"deals next: {esc(frame['why'].iloc[-1])}"
+            status = ngettext(
+                "{played} of {count} deal played. {dealer} deals next: {why}",
+                "{played} of {count} deals played. {dealer} deals next: {why}",
+                length,
+            ).format(
+                played=played,
+                count=length,
+                dealer=esc(frame["next_dealer"].iloc[-1]),
+                why=esc(frame["why"].iloc[-1]),
             )
         elif recorded:
-            status = (
-                f"A match of {match.length} deals. {names[match.dealer]} was drawn to deal "
-                "first; after each deal the counts add up, and the lowest total wins."
-            )
+            status = ngettext(
+                "A match of {count} deal. {dealer} was drawn to deal first; after each deal the "
+                "counts add up, and the lowest total wins.",
+                "A match of {count} deals. {dealer} was drawn to deal first; after each deal the "
+                "counts add up, and the lowest total wins.",
+                length,
+            ).format(count=length, dealer=names[match.dealer])
         else:
-            status = (
-                f"{match.length} deals. {names[match.dealer]} was drawn to deal first. No points "
-                "are recorded: each deal is won on its own by its lowest count, the highest "
-                "count deals next, and nothing adds up to a match winner."
-            )
+            status = ngettext(
+                "{count} deal. {dealer} was drawn to deal first. No points are recorded: each "
+                "deal is won on its own by its lowest count, the highest count deals next, and "
+                "nothing adds up to a match winner.",
+                "{count} deals. {dealer} was drawn to deal first. No points are recorded: each "
+                "deal is won on its own by its lowest count, the highest count deals next, and "
+                "nothing adds up to a match winner.",
+                length,
+            ).format(count=length, dealer=names[match.dealer])
         if recorded:
             columns = ["deal", "dealer", *(f"{n} total" for n in names), "winners", "next_dealer"]
-            caption, label = "Running totals after each deal (lowest wins):", "match totals"
+            caption = _("Running totals after each deal (lowest wins):")
+            spoken = _("match totals")
         else:
             columns = ["deal", "dealer", *names, "winners", "next_dealer"]
-            caption = "Each deal's counts, won on its own (no points recorded, no totals):"
-            label = "counts of each deal"
-        headers = ["Deal", "Dealer", *names, "Won", "Next"]
+            caption = _("Each deal's counts, won on its own (no points recorded, no totals):")
+            spoken = _("counts of each deal")
+        # The sheet's column headers. "Next" (who deals next) is not the stepper's Next: its
+        # message carries that context before a bar, which the sheet leaves out.
+        upcoming = _("who deals next|Next").rpartition("|")[2]
+        headers = [_("Deal"), _("Dealer"), *names, _("Won"), upcoming]
+        nothing_yet = _("No deal played yet.")
         sheet = (
             f'<p class="penang-summary">{caption}</p>'
-            + frame_html(frame, columns, headers, label=label)
+            + frame_html(frame, columns, headers, label=spoken)
             if not frame.empty
-            else '<p class="penang-summary">No deal played yet.</p>'
+            else f'<p class="penang-summary">{nothing_yet}</p>'
         )
         last = ""
         if played:
             deal = match.deals[-1]
-            last = f"<p><b>Deal {played}</b> in detail:</p>" + scores_html(scores_frame(deal))
+            detail = _("<b>Deal {number}</b> in detail:").format(number=played)
+            last = f"<p>{detail}</p>" + scores_html(scores_frame(deal))
         with self.root.hold_sync():
             self.status.value = f"<p>{status}</p>"
             self.sheet.value = sheet
             self.last_deal.value = last
-            self.buttons["Play next deal"].disabled = match.is_over
-            self.buttons["Play the rest"].disabled = match.is_over
+            self.buttons[Control.PLAY_NEXT_DEAL].disabled = match.is_over
+            self.buttons[Control.PLAY_THE_REST].disabled = match.is_over
         show(self.chart, recorded)
         if not recorded:  # no totals: nothing to chart
             self.chart.value = ""
             return
-        title = f"Totals after {played} of {match.length} deals"
-        spoken = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals, strict=True))
+        title = ngettext(
+            "Totals after {played} of {count} deal",
+            "Totals after {played} of {count} deals",
+            length,
+        ).format(played=played, count=length)
+        totals = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals, strict=True))
         chart = totals_chart(names, match.totals, title)
-        self.chart.value = chart_html([chart], f"{title}: {spoken}")
+        self.chart.value = chart_html(
+            [chart], _("{title}: {totals}").format(title=title, totals=totals)
+        )

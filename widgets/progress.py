@@ -42,6 +42,7 @@ from penang_lib.course.progress import (
     Update,
 )
 from penang_lib.engine.validate import ArgumentTypeError, shown
+from penang_lib.i18n import _
 from penang_lib.widgets.base import guarded
 
 __all__ = ["KEPT_HERE", "NO_STORAGE", "Progress"]
@@ -118,14 +119,14 @@ export default {
     };
   },
 };
-"""
+"""  # not for learners: JavaScript (the line it shows comes from Python)
 """The page's side: reads and writes localStorage, shows the line."""
 
 CSS: Final = """
 .penang-progress { margin: 2px 0 6px; font: 14px/1.4 system-ui, -apple-system, "Segoe UI",
   Roboto, sans-serif; color: #4a5560; }
 .penang-progress.penang-progress-trouble { color: #8a2c00; font-weight: 600; }
-"""
+"""  # not for learners: CSS
 
 
 class Progress(anywidget.AnyWidget):
@@ -143,7 +144,7 @@ class Progress(anywidget.AnyWidget):
     trouble = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, page: str | None = None) -> None:
-        super().__init__()
+        super().__init__(line=_(KEPT_HERE))
         if page is not None:
             page = LessonOpened(page).file  # checked as a lesson's file name
         self.page = page
@@ -218,7 +219,7 @@ class Progress(anywidget.AnyWidget):
 
     def report(self, sentence: str) -> None:
         """Show a failure of ours in the line (`penang_lib.widgets.base.guarded` calls this)."""
-        self.set_line(sentence or KEPT_HERE, trouble=bool(sentence))
+        self.set_line(sentence or _(KEPT_HERE), trouble=bool(sentence))
 
     def set_line(self, text: str, trouble: bool) -> None:
         with self.hold_sync():
@@ -273,7 +274,7 @@ class Progress(anywidget.AnyWidget):
             return
         self._ready, self._asked = True, False
         if blocked:
-            self.set_line(NO_STORAGE, trouble=True)
+            self.set_line(_(NO_STORAGE), trouble=True)
             return
         try:
             kept = kept_progress.read(text)
@@ -289,5 +290,5 @@ class Progress(anywidget.AnyWidget):
         new = kept_progress.write(kept)
         if updates and new != text:
             self.send({"kind": "store", "text": new})
-        if self.line != KEPT_HERE or self.trouble:
-            self.set_line(KEPT_HERE, trouble=False)
+        if self.line != _(KEPT_HERE) or self.trouble:
+            self.set_line(_(KEPT_HERE), trouble=False)

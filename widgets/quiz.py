@@ -28,9 +28,11 @@ from penang_lib.data.frames import hands_frame, table_frame
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import require_flag, require_text, require_whole
+from penang_lib.i18n import N_, _
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
-from penang_lib.widgets.shared import part, show
+from penang_lib.widgets.controls import Control, label, tooltip
+from penang_lib.widgets.shared import ROW_WRAP, part, show
 
 __all__ = [
     "Question",
@@ -42,8 +44,10 @@ __all__ = [
     "position_html",
 ]
 
-RIGHT = "Right!"
-WRONG = "Not quite."
+RIGHT = N_("Right!")
+WRONG = N_("Not quite.")
+TITLE = N_("Check yourself")
+"""The quiz's heading unless a lesson gives its own."""
 
 
 @dataclass(frozen=True)
@@ -63,59 +67,73 @@ def position_html(deal: Deal) -> str:
     and the table."""
     me = deal.turn
     name = deal.names[me]
-    hand = render.card_row(deal.hand(me), f"{name}'s hand")
+    hand = render.card_row(deal.hand(me), _("{player}'s hand").format(player=name))
+    said = _("<strong>{player} to play.</strong> {player}'s hand: {cards}").format(
+        player=render.esc(name), cards=hand
+    )
     return (
-        f'<div class="penang-position"><p><strong>{render.esc(name)} to play.</strong> '
-        f"{render.esc(name)}'s hand: {hand}</p>"
+        f'<div class="penang-position"><p>{said}</p>'
         f"{render.hands_html(hands_frame(deal, show=[me]))}"
         f"{render.table_html(table_frame(deal))}</div>"
     )
+
+
+def _verdict(right: bool) -> str:
+    """ "Right!" or "Not quite.", in bold, before the feedback's sentence."""
+    return f"<strong>{_(RIGHT) if right else _(WRONG)}</strong>"
+
+
+def _the_answer(truth: str, why: str) -> str:
+    """The right answer in a sentence, and the author's reason after it when there is one."""
+    if why:
+        return _("The answer is {answer}. {why}").format(
+            answer=render.esc(truth), why=render.symbols(why)
+        )
+    return _("The answer is {answer}.").format(answer=render.esc(truth))
 
 
 def _yes_no_feedback(question: Question) -> list[str]:
     verdict = question.verdict
     assert verdict is not None
     sentence = render.sentence_html(verdict.rule, verdict.reason, ok=verdict.ok)
-    why = question.why
-    truth = question.right_labels[0]
-    said = f"The answer is {render.esc(truth)}." + (f" {render.symbols(why)}" if why else "")
-    return [
-        f"<p><strong>{RIGHT if r else WRONG}</strong> {said}</p>{sentence}" for r in question.right
-    ]
+    said = _the_answer(question.right_labels[0], question.why)
+    return [f"<p>{_verdict(r)} {said}</p>{sentence}" for r in question.right]
 
 
 def _count_feedback(question: Question) -> list[str]:
     assert question.fact is not None
     rule, reason = question.fact
     sentence = render.sentence_html(rule, reason, ok=True)
-    truth = question.right_labels[0]
-    why = f" {render.symbols(question.why)}" if question.why else ""
-    said = f"The answer is {render.esc(truth)}.{why}"
-    return [
-        f"<p><strong>{RIGHT if r else WRONG}</strong> {said}</p>{sentence}" for r in question.right
-    ]
+    said = _the_answer(question.right_labels[0], question.why)
+    return [f"<p>{_verdict(r)} {said}</p>{sentence}" for r in question.right]
 
 
 def _position_feedback(question: Question) -> list[str]:
     assert question.deal is not None
     names = question.deal.names
-    legal_labels = ", ".join(question.right_labels)
-    because = f" {render.symbols(question.why)}" if question.why else ""
+    legal = render.symbols(", ".join(question.right_labels))
+    why = render.symbols(question.why) if question.why else ""
     feedback = []
     for move, refusal, events in zip(
         question.moves, question.refusals, question.events, strict=True
     ):
-        label = render.symbols(move.label())
+        played = render.symbols(move.label())
         if refusal is None:
-            feedback.append(
-                f"<p><strong>{RIGHT}</strong> {label} is legal.{because}</p>"
-                f"{render.events_html(events, names)}"
-            )
+            if why:
+                said = _("{move} is legal. {why}").format(move=played, why=why)
+            else:
+                said = _("{move} is legal.").format(move=played)
+            feedback.append(f"<p>{_verdict(True)} {said}</p>{render.events_html(events, names)}")
         else:
+            refused = _("{move} is not allowed.").format(move=played)
+            if why:
+                legal_here = _("Legal here: {moves}. {why}").format(moves=legal, why=why)
+            else:
+                legal_here = _("Legal here: {moves}.").format(moves=legal)
             feedback.append(
-                f"<p><strong>{WRONG}</strong> {label} is not allowed.</p>"
+                f"<p>{_verdict(False)} {refused}</p>"
                 f"{render.sentence_html(refusal.rule, refusal.reason, ok=False)}"
-                f"<p>Legal here: {render.symbols(legal_labels)}.{because}</p>"
+                f"<p>{legal_here}</p>"
             )
     return feedback
 
@@ -128,12 +146,12 @@ def as_shown(question: Question) -> ShownQuestion:
         return ShownQuestion(
             **judged,
             position=position_html(question.deal),
-            tooltips=[f"Choose: {label}" for label in question.labels],
+            tooltips=[_("Choose: {answer}").format(answer=answer) for answer in question.labels],
             feedback=_position_feedback(question),
         )
     return ShownQuestion(
         **judged,
-        tooltips=[f"Answer {label!r}" for label in question.labels],
+        tooltips=[_("Answer {answer}").format(answer=repr(answer)) for answer in question.labels],
         feedback=_count_feedback(question)
         if question.form == "count"
         else _yes_no_feedback(question),
@@ -163,7 +181,7 @@ class Quiz(KitWidget):
     def __init__(
         self,
         questions: Sequence[Mapping[str, Any]],
-        title: str = "Check yourself",
+        title: str = TITLE,
         rules: Rules | None = None,
         four_colour: bool = False,
         explained: bool = False,
@@ -180,17 +198,20 @@ class Quiz(KitWidget):
         self.feedback: list[Any] = []
         self._where: dict[int, tuple[int, int]] = {}
 
-        children: list[Any] = [part(widgets.HTML, f"<h3>{render.esc(title)}</h3>")]
+        heading = _(TITLE) if title == TITLE else title
+        children: list[Any] = [part(widgets.HTML, f"<h3>{render.esc(heading)}</h3>")]
         for qi, question in enumerate(self.questions):
             ask = (
                 f'<p class="penang-ask"><strong>{question.number}.</strong> '
                 f"{render.symbols(question.ask)}</p>{question.position}"
             )
             row = []
-            for bi, (label, tip) in enumerate(zip(question.labels, question.tooltips, strict=True)):
+            for bi, (answer, tip) in enumerate(
+                zip(question.labels, question.tooltips, strict=True)
+            ):
                 button = part(
                     widgets.Button,
-                    description=render.plain(label),
+                    description=render.plain(answer),
                     tooltip=render.plain(tip),
                     layout={"width": "auto"},
                 )
@@ -207,7 +228,7 @@ class Quiz(KitWidget):
                 widgets.VBox,
                 [
                     part(widgets.HTML, ask),
-                    part(widgets.HBox, row, layout={"flex_flow": "row wrap"}),
+                    part(widgets.HBox, row, layout={"flex_flow": ROW_WRAP}),
                     feedback,
                 ],
             )
@@ -218,8 +239,8 @@ class Quiz(KitWidget):
         self.score_line.add_class("penang-score")
         self.again = part(
             widgets.Button,
-            description="Try again",
-            tooltip="Clear every answer and start the quiz again",
+            description=label(Control.TRY_AGAIN),
+            tooltip=tooltip(Control.TRY_AGAIN),
             icon="refresh",
         )
         self.again.on_click(self._on_again)
@@ -284,10 +305,15 @@ class Quiz(KitWidget):
         total = len(self.questions)
         left = total - answered
         if answered == 0:
-            text = f"Score: no question answered yet ({total} to go)."
+            text = _("Score: no question answered yet ({left} to go).").format(left=total)
+        elif left:
+            text = _("Score: {score} of {answered} answered right ({left} to go).").format(
+                score=score, answered=answered, left=left
+            )
         else:
-            text = f"Score: {score} of {answered} answered right"
-            text += f" ({left} to go)." if left else ". All done!"
+            text = _("Score: {score} of {answered} answered right. All done!").format(
+                score=score, answered=answered
+            )
         self.score_line.value = f"<p><strong>{render.esc(text)}</strong></p>"
         with self.hold_trait_notifications():
             self.set_trait("answered", answered)
@@ -304,9 +330,11 @@ class Quiz(KitWidget):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise QuestionError(f"The quiz is not valid JSON: {error}") from error
+            raise QuestionError(
+                _("The quiz is not valid JSON: {error}").format(error=error)
+            ) from error
         except RecursionError:
-            raise QuestionError("The quiz is not valid JSON: it is nested too deeply.") from None
+            raise QuestionError(_("The quiz is not valid JSON: it is nested too deeply.")) from None
         if not isinstance(data, list):
-            raise QuestionError("A quiz file holds a JSON list of questions.")
+            raise QuestionError(_("A quiz file holds a JSON list of questions."))
         return cls(data, **options)

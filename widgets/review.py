@@ -43,6 +43,7 @@ from penang_lib.course.review.words import (
 )
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.validate import cut, require_text
+from penang_lib.i18n import _
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
 from penang_lib.widgets.links import page_link, query_string
@@ -115,7 +116,7 @@ class DealReview(KitWidget):
         self.menu = part(
             widgets.Dropdown,
             description=MENU,
-            tooltip="Take the stepper to the start of one of your turns",
+            tooltip=_("Take the stepper to the start of one of your turns"),
             options=[(MENU_NONE, _NONE)],
             value=_NONE,
             style={"description_width": "initial"},
@@ -196,7 +197,8 @@ class DealReview(KitWidget):
             address = link_for(code, self.page)
             said = _p(link_sentence(code, self.page))
             if address is not None:
-                said += f"<p>{page_link(address, title='Open this review again')}</p>"
+                again = _("Open this review again")
+                said += f"<p>{page_link(address, title=again)}</p>"
             self.link.value = said
         else:
             self.link.value = ""

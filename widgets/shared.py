@@ -22,6 +22,9 @@ from penang_lib.widgets.render import STYLESHEET
 HIDDEN = "penang-hidden"
 """The class that hides a widget (the stylesheet gives it `display: none`)."""
 
+ROW_WRAP = "row wrap"  # not for learners: a CSS value
+"""The `flex_flow` of a box whose children share a row and wrap onto the next on a narrow page."""
+
 W = TypeVar("W", bound=widgets.Widget)
 
 # Mutable on purpose: the point of this module is one widget per kind and settings for the

@@ -30,11 +30,13 @@ from penang_lib.engine.explain import join_names
 from penang_lib.engine.rules import Rules
 from penang_lib.engine.showcase import SHOWCASE_BOTS, find_deal, first_step, require_rule_ids
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_texts, shown
+from penang_lib.i18n import _, ngettext
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded, later, send_now
+from penang_lib.widgets.controls import Control, label, tooltip
 from penang_lib.widgets.links import page_link
 from penang_lib.widgets.render import esc
-from penang_lib.widgets.shared import part, show
+from penang_lib.widgets.shared import ROW_WRAP, part, show
 
 PLAY_INTERVAL_MS = 1200
 """How long the Play button waits between two steps, in milliseconds."""
@@ -44,13 +46,13 @@ DRAW_DELAY_S = 0.03
 before it moves there and draws the rest (seconds). Meanwhile the browser shows the explanation,
 which drawing the table, the hands and the log at the same time would delay."""
 
-BUTTONS: tuple[tuple[str, str, str], ...] = (
-    ("First", "fast-backward", "Go back to the deal as dealt, before any move"),
-    ("Back", "step-backward", "Take back the last move (the engine undoes it exactly)"),
-    ("Next", "step-forward", "Play the next move of the deal"),
-    ("Last", "fast-forward", "Jump to the last move of the deal"),
+BUTTONS: tuple[tuple[Control, str], ...] = (
+    (Control.FIRST, "fast-backward"),
+    (Control.BACK, "step-backward"),
+    (Control.NEXT, "step-forward"),
+    (Control.LAST, "fast-forward"),
 )
-"""The stepper's buttons: description (a fixed hook), icon and tooltip."""
+"""The stepper's buttons, in order, each with its icon (label and tooltip: `controls.WORDS`)."""
 
 AUTOPLAY_CLASS = "penang-autoplay"
 """The class of the stepper's `Play` widget. The `Play` widget's own Stop button (■, its second
@@ -115,7 +117,7 @@ class DealStepper(KitWidget):
     Public: the trait `step` (set it to go there; `stepper.observe(f, "step")` sees every step
     the stepper takes, `ipywidgets.link((stepper, "step"), (slider, "value"))` keeps another
     widget in step both ways), `steps`, `deal` (the working deal at the current step, not the
-    caller's), `seat`, `whys`, and the widgets `buttons` (by description), `slider`, `play`,
+    caller's), `seat`, `whys`, and the widgets `buttons` (by `Control`), `slider`, `play`,
     `status`, `explanation`, `table`, `hands`, `scores`, `log` and `root`.
     """
 
@@ -265,28 +267,28 @@ class DealStepper(KitWidget):
         return cls(deal, seat, whys, start or 0, four_colour)
 
     def _build(self, step: int) -> None:
-        self.buttons: dict[str, widgets.Button] = {}
-        for description, icon, tooltip in BUTTONS:
+        self.buttons: dict[Control, widgets.Button] = {}
+        for control, icon in BUTTONS:
             button = part(
                 widgets.Button,
-                description=description,
+                description=label(control),
                 icon=icon,
-                tooltip=tooltip,
+                tooltip=tooltip(control),
                 layout={"width": "auto", "min_width": "6em"},
             )
-            self.buttons[description] = button
-        self.buttons["First"].on_click(self._on_first)
-        self.buttons["Back"].on_click(self._on_back)
-        self.buttons["Next"].on_click(self._on_next)
-        self.buttons["Last"].on_click(self._on_last)
+            self.buttons[control] = button
+        self.buttons[Control.FIRST].on_click(self._on_first)
+        self.buttons[Control.BACK].on_click(self._on_back)
+        self.buttons[Control.NEXT].on_click(self._on_next)
+        self.buttons[Control.LAST].on_click(self._on_last)
         self.slider = part(
             widgets.IntSlider,
             value=step,
             min=0,
             max=self.steps,
             step=1,
-            description="Step",
-            tooltip="Drag to any step of the deal",
+            description=label(Control.STEP),
+            tooltip=tooltip(Control.STEP),
             continuous_update=False,
             # The status line says "Step k of N". The slider's own readout would say k a second
             # time, and it costs every page load a forced layout of the whole lesson (ipywidgets
@@ -301,8 +303,8 @@ class DealStepper(KitWidget):
             max=self.steps,
             step=1,
             interval=PLAY_INTERVAL_MS,
-            description="Play",
-            tooltip="Play the deal on its own, one move at a time (press again to pause)",
+            description=label(Control.AUTOPLAY),
+            tooltip=tooltip(Control.AUTOPLAY),
             show_repeat=False,
         )
         self.play.add_class(AUTOPLAY_CLASS)
@@ -323,12 +325,12 @@ class DealStepper(KitWidget):
         show(self.scores, False)
         self.log = part(widgets.HTML, "", layout={"width": "100%"})
 
-        wrap = {"flex_flow": "row wrap", "align_items": "center", "width": "100%"}
+        wrap = {"flex_flow": ROW_WRAP, "align_items": "center", "width": "100%"}
         controls = part(widgets.HBox, [*self.buttons.values(), self.play, self.slider], layout=wrap)
         main = part(
             widgets.HBox,
             [self.explanation, self.table],
-            layout={"flex_flow": "row wrap", "align_items": "flex-start", "width": "100%"},
+            layout={"flex_flow": ROW_WRAP, "align_items": "flex-start", "width": "100%"},
         )
         self._finish(
             [self.note, self.status, controls, main, self.scores, self.hands, self.log],
@@ -454,35 +456,43 @@ class DealStepper(KitWidget):
         with self.scores.hold_sync():
             self.scores.value = scores
             show(self.scores, over)
-        self.buttons["First"].disabled = k == 0
-        self.buttons["Back"].disabled = k == 0
-        self.buttons["Next"].disabled = k == self.steps
-        self.buttons["Last"].disabled = k == self.steps
+        self.buttons[Control.FIRST].disabled = k == 0
+        self.buttons[Control.BACK].disabled = k == 0
+        self.buttons[Control.NEXT].disabled = k == self.steps
+        self.buttons[Control.LAST].disabled = k == self.steps
         self.report("")
 
     def _status_html(self, k: int) -> str:
         working = self._working
         names = working.names
-        parts = [f"<strong>Step {k} of {self.steps}</strong>"]
+        where = _("Step {step} of {steps}").format(step=k, steps=self.steps)
+        parts = [f"<strong>{where}</strong>"]
         if k == 0:
-            parts.append("the deal as dealt")
+            parts.append(_("the deal as dealt"))
         if working.is_over:
             winners = [names[w] for w in working.winners]
-            verb = "share the win" if len(winners) > 1 else "wins"
-            parts.append("the deal is over")
-            parts.append(f"{esc(join_names(winners))} {verb}")
+            parts.append(_("the deal is over"))
+            parts.append(
+                ngettext("{players} wins", "{players} share the win", len(winners)).format(
+                    players=esc(join_names(winners))
+                )
+            )
         else:
-            parts.append(f"next: turn {working.turn_number}, {esc(names[working.turn])} to move")
+            parts.append(
+                _("next: turn {turn}, {player} to move").format(
+                    turn=working.turn_number, player=esc(names[working.turn])
+                )
+            )
             if k == self.steps and k:
-                parts.append("the record stops here")
+                parts.append(_("the record stops here"))
         if self.link is not None:
             # No target: a click loads the page again in this tab, at this step (lesson 7
             # says so); the link is there to be copied. Outside the site, no link (page_link).
             parts.append(
                 page_link(
                     f"{self.link}&step={k}",
-                    "link to this step",
-                    "Copy this link to send someone to this step; a click opens it here",
+                    _("link to this step"),
+                    _("Copy this link to send someone to this step; a click opens it here"),
                 )
             )
         return f'<p role="status" aria-live="polite">{" · ".join(parts)}</p>'
@@ -494,44 +504,50 @@ class DealStepper(KitWidget):
             change = frames.step_changes(full, k)
         names = full.names
         if k == 0:
-            return (
-                "<p><strong>The deal as dealt</strong>, before any move.</p>"
-                + render.events_html(full.start_events, names)
-            )
+            dealt = _("<strong>The deal as dealt</strong>, before any move.")
+            return f"<p>{dealt}</p>" + render.events_html(full.start_events, names)
         mover = full.movers[k - 1]
         who = esc(names[mover])
-        head = (
-            f"<p><strong>Step {k}, played in turn {self._turns[k - 1]}:</strong> {who}: "
-            f"{esc(self._moves[k - 1].label())}.</p>"
+        head = _("<strong>Step {step}, played in turn {turn}:</strong> {player}: {move}.").format(
+            step=k, turn=self._turns[k - 1], player=who, move=esc(self._moves[k - 1].label())
         )
-        parts = [head, render.events_html(full.event_stack[k - 1], names)]
+        parts = [f"<p>{head}</p>", render.events_html(full.event_stack[k - 1], names)]
         if self.whys is not None and self.whys[k - 1]:
-            parts.append(
-                f'<p class="penang-why"><strong>{who}\'s reason:</strong> '
-                f"<em>{esc(self.whys[k - 1])}</em></p>"
+            reason = _("<strong>{player}'s reason:</strong> <em>{reason}</em>").format(
+                player=who, reason=esc(self.whys[k - 1])
             )
+            parts.append(f'<p class="penang-why">{reason}</p>')
         parts.append(self._changes_html(change, names))
         return "".join(parts)
 
     @staticmethod
     def _changes_html(change: Changes, names: Sequence[str]) -> str:
-        lines = []
-        name = names[change.seat] if change.seat is not None else "The table"
+        name = names[change.seat] if change.seat is not None else _("The table")
         who = esc(name)
+        said: list[str] = []
         if change.left_hand:
-            label = f"cards that left {name}'s hand"
-            row = render.card_row(change.left_hand, label, marked=change.left_hand)
-            lines.append(f"<p>Left {who}'s hand: {row}</p>")
+            spoken = _("cards that left {player}'s hand").format(player=name)
+            row = render.card_row(change.left_hand, spoken, marked=change.left_hand)
+            said.append(_("Left {player}'s hand: {cards}").format(player=who, cards=row))
         if change.taken:
             row = render.card_row(
-                change.taken, "joker taken", marked=change.taken, mark="penang-taken"
+                change.taken, _("joker taken"), marked=change.taken, mark="penang-taken"
             )
-            lines.append(f"<p>{who} takes the joker into the hand: {row}</p>")
+            said.append(
+                _("{player} takes the joker into the hand: {cards}").format(player=who, cards=row)
+            )
         for seat in change.died:
-            lines.append(f"<p>{esc(names[seat])} is dead: the cards left in hand will count.</p>")
+            said.append(
+                _("{player} is dead: the cards left in hand will count.").format(
+                    player=esc(names[seat])
+                )
+            )
         if change.went_out is not None:
-            lines.append(f"<p>{esc(names[change.went_out])} has gone out: no card left.</p>")
-        if not lines:
-            lines.append("<p>No card moved in this step.</p>")
-        body = "".join(lines)
-        return f'<div class="penang-changes"><p><strong>What changed</strong></p>{body}</div>'
+            said.append(
+                _("{player} has gone out: no card left.").format(player=esc(names[change.went_out]))
+            )
+        if not said:
+            said.append(_("No card moved in this step."))
+        body = "".join(f"<p>{line}</p>" for line in said)
+        heading = _("What changed")
+        return f'<div class="penang-changes"><p><strong>{heading}</strong></p>{body}</div>'

@@ -17,6 +17,7 @@ from penang_lib.data.frames import match_frame, match_names
 from penang_lib.engine.deal import Status
 from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove
 from penang_lib.engine.rules import DealerSystem
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.links import apply_link
 from penang_lib.widgets.match import MatchSheet
 from penang_lib.widgets.play import PlayTable
@@ -33,7 +34,7 @@ def names_in(sentence: str) -> list[str]:
 
 
 # -- a stepper, pressed --------------------------------------------------------------------------
-def press(stepper: DealStepper, button: str, times: int = 1) -> None:
+def press(stepper: DealStepper, button: Control, times: int = 1) -> None:
     for _ in range(times):
         stepper.buttons[button].click()
     assert stepper.step >= 0  # a button's move arrives before anything reads the step
@@ -70,7 +71,7 @@ def test_lesson_3_next_shows_who_is_to_move_in_turn_order() -> None:
     assert mover(stepper, stepper.step) == opens
     seen = [to_move(stepper)]
     for _ in range(40):
-        press(stepper, "Next")
+        press(stepper, Control.NEXT)
         if to_move(stepper) != seen[-1]:
             seen.append(to_move(stepper))
         if len(seen) == len(promised):
@@ -88,12 +89,12 @@ def test_lesson_3_north_melds_and_ends_the_turn() -> None:
     who = found.group(3)
     assert "One action is enough, and the careful bots stop there" in words
     stepper = run_cells(LESSON_3, "72cd19d7")
-    press(stepper, "Next", steps[0] - stepper.step)
+    press(stepper, Control.NEXT, steps[0] - stepper.step)
     for k, kind in zip(steps, (MeldMove, EndTurn), strict=True):
         assert stepper.step == k and mover(stepper, k) == who
         move = stepper.deal.move_stack[-1]
         assert isinstance(move, kind), (k, move)
-        press(stepper, "Next")
+        press(stepper, Control.NEXT)
     passport = one(r"step (\d+) is (\w+)'s passport", text(LESSON_3, "fba2ce0e"))
     stepper.step = int(passport.group(1))
     assert mover(stepper, stepper.step) == passport.group(2)
@@ -112,7 +113,7 @@ def test_lesson_3_a_dead_passport_is_skipped_at_the_step_the_text_names() -> Non
     target, ender, nxt = int(found.group(1)), found.group(2), found.group(3)
     stepper = run_cells(LESSON_3, "72cd19d7", "ec31d0ed")
     assert mover(stepper, stepper.step) == dead and rule in badges(stepper)
-    press(stepper, "Next", target - stepper.step)
+    press(stepper, Control.NEXT, target - stepper.step)
     assert stepper.step == target and mover(stepper, target) == ender
     assert isinstance(stepper.deal.move_stack[-1], EndTurn)
     assert f"{nxt} plays next, going clockwise: {dead} is dead and is skipped." in plain(
@@ -137,8 +138,8 @@ def test_lesson_6_the_dead_exercise_ends_as_its_hidden_answer_says() -> None:
     assert sum(int(n) for n in found.group(2).split("+")) == total
     table = run_cells(LESSON_6, "9641684d", "4b911b80")
     assert isinstance(table, PlayTable)
-    table.buttons["Declare Dead"].click()
-    table.buttons["Bots to my turn"].click()
+    table.buttons[Control.DEAD].click()
+    table.buttons[Control.BOTS_TO_ME].click()
     deal = table.deal
     assert deal.is_over
     deaths = [deal.movers[i] for i, m in enumerate(deal.move_stack) if isinstance(m, DeclareDead)]
@@ -167,7 +168,7 @@ def test_lesson_6_the_game_deal_ends_as_the_text_says() -> None:
     jokers = sum(card.is_joker for card in deal.hand(west))
     assert jokers == ["one", "two", "three", "four"].index(pays.group(3)) + 1
     assert is_shown(stepper.scores)
-    press(stepper, "Back")
+    press(stepper, Control.BACK)
     assert mover(stepper, last) == winner and isinstance(stepper.deal.move_stack[-1], LayOff)
     assert stepper.deal.hand_size(seat) == 0
     highest = one(
@@ -209,11 +210,11 @@ def test_lesson_6_when_nobody_goes_out_and_under_the_house_rule() -> None:
     assert stepper.step == int(dead.group(2)) and mover(stepper, stepper.step) == dead.group(1)
     assert isinstance(stepper.deal.move_stack[-1], DeclareDead)
     assert [stepper.deal.names[p] for p in stepper.deal.alive] == [dead.group(3)]
-    press(stepper, "Next")
+    press(stepper, Control.NEXT)
     assert mover(stepper, int(lays.group(2))) == lays.group(1)
     move = stepper.deal.move_stack[-1]
     assert isinstance(move, LayOff) and move.card.is_joker
-    press(stepper, "Next", int(lays.group(3)) - stepper.step)
+    press(stepper, Control.NEXT, int(lays.group(3)) - stepper.step)
     assert isinstance(stepper.deal.move_stack[-1], DeclareDead) and stepper.deal.is_over
     deal = stepper.deal
     winners = sorted(deal.names[w] for w in deal.winners)
@@ -351,7 +352,7 @@ def test_lesson_9_the_end_of_the_lesson_7_deal_counts_as_the_text_says() -> None
 def test_lesson_9_try_this_with_points_recorded() -> None:
     first, second, rest = try_this()[:3]
     match_sheet = sheet()
-    match_sheet.buttons["Play next deal"].click()
+    match_sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     match = match_sheet.match
     names = match_names(match)
     deal = match.deals[0]
@@ -366,7 +367,7 @@ def test_lesson_9_try_this_with_points_recorded() -> None:
     nxt = one(r"(\w+) deals\.", first).group(1)
     assert f"{nxt} deals next" in plain(match_sheet.status.value)
 
-    match_sheet.buttons["Play next deal"].click()
+    match_sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     deal = match.deals[1]
     assert names[deal.dealer] == nxt
     pair = one(r"(\w+) and (\w+) share the win this time", second)
@@ -375,7 +376,7 @@ def test_lesson_9_try_this_with_points_recorded() -> None:
     assert f"{third} deals next" in plain(match_sheet.status.value)
 
     assert "Play the rest" in rest and "lowest total" in rest
-    match_sheet.buttons["Play the rest"].click()
+    match_sheet.buttons[Control.PLAY_THE_REST].click()
     assert match.is_over and match.winners
     status = plain(match_sheet.status.value)
     assert f"lowest total ({min(match.totals)})" in status
@@ -386,13 +387,13 @@ def test_lesson_9_try_this_with_no_points_recorded() -> None:
     fourth, fifth = try_this()[3:5]
     menu = one(r"choose \*\*(.+?)\*\* in the \*\*Next dealer\*\* menu", fourth).group(1)
     match_sheet = sheet()
-    match_sheet.buttons["Play next deal"].click()
+    match_sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     labels = dict(match_sheet.system.options)
     assert menu in labels
     match_sheet.system.value = labels[menu]
     assert match_sheet.match.rules.dealer_system is DealerSystem.WORST_LOSER
     assert match_sheet.match.deals == []  # "The match starts again"
-    match_sheet.buttons["Play next deal"].click()
+    match_sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     match = match_sheet.match
     names = match_names(match)
     worst = one(r"(\w+) had the highest count \((\d+)\), so this time (\w+) deals deal 2", fourth)
@@ -405,7 +406,7 @@ def test_lesson_9_try_this_with_no_points_recorded() -> None:
     assert not is_shown(match_sheet.chart)
 
     assert "Play the rest" in fifth and "nobody wins the match" in fifth
-    match_sheet.buttons["Play the rest"].click()
+    match_sheet.buttons[Control.PLAY_THE_REST].click()
     assert match.is_over and match.winners == [] and match.totals == []
     frame = match_frame(match)
     for row, won in zip(frame["winners"], match.deal_winners, strict=True):

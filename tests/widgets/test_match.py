@@ -7,6 +7,7 @@ import pytest
 from penang_lib.data.frames import match_frame, match_names
 from penang_lib.engine.rules import DealerSystem
 from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.match import MatchSheet, totals_chart
 from penang_lib.widgets.shared import is_shown
 
@@ -24,7 +25,7 @@ def test_a_new_sheet_says_who_deals_first_and_shows_an_empty_chart() -> None:
 
 def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
     sheet = MatchSheet(players=3, deals=3, seed=2)
-    sheet.buttons["Play next deal"].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     match = sheet.match
     assert len(match.deals) == 1 and match.deals[0].is_over
     frame = match_frame(match)
@@ -34,7 +35,7 @@ def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
     for p, total in enumerate(match.totals):
         assert f"<td>{total}</td>" in sheet.sheet.value, p
     chart = sheet.chart.value
-    sheet.buttons["Play next deal"].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     assert match.deals[1].names[match.deals[1].dealer] == nxt
     assert sheet.chart.value != chart  # the chart follows the totals
     names = match_names(match)
@@ -54,14 +55,14 @@ def test_each_deal_adds_a_row_with_the_engines_totals_and_next_dealer() -> None:
 
 def test_play_the_rest_finishes_the_match_and_names_the_lowest_total() -> None:
     sheet = MatchSheet(players=4, deals=3, seed=5)
-    sheet.buttons["Play the rest"].click()
+    sheet.buttons[Control.PLAY_THE_REST].click()
     match = sheet.match
     assert match.is_over
     names = match.deals[0].names
     for w in match.winners:
         assert names[w] in sheet.status.value
     assert f"lowest total ({min(match.totals)})" in sheet.status.value
-    assert sheet.buttons["Play next deal"].disabled
+    assert sheet.buttons[Control.PLAY_NEXT_DEAL].disabled
     sheet.play_next()  # nothing more to play
     assert len(match.deals) == 3
 
@@ -69,8 +70,8 @@ def test_play_the_rest_finishes_the_match_and_names_the_lowest_total() -> None:
 def test_the_same_seed_gives_the_same_match() -> None:
     a = MatchSheet(players=3, deals=2, seed=9)
     b = MatchSheet(players=3, deals=2, seed=9)
-    a.buttons["Play the rest"].click()
-    b.buttons["Play the rest"].click()
+    a.buttons[Control.PLAY_THE_REST].click()
+    b.buttons[Control.PLAY_THE_REST].click()
     assert a.match.totals == b.match.totals
     assert a.sheet.value == b.sheet.value
 
@@ -78,13 +79,13 @@ def test_the_same_seed_gives_the_same_match() -> None:
 @pytest.mark.parametrize("system", list(DealerSystem))
 def test_choosing_a_dealer_system_starts_a_match_under_it(system: DealerSystem) -> None:
     sheet = MatchSheet(players=3, deals=2, seed=3)
-    sheet.buttons["Play next deal"].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     other = next(s for s in DealerSystem if s is not sheet.match.rules.dealer_system)
     sheet.system.value = other
     assert sheet.match.rules.dealer_system is other
     assert sheet.match.deals == []
     sheet.system.value = system
-    sheet.buttons["Play next deal"].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     word = "won the last deal" if system is DealerSystem.WINNER else "highest count"
     assert word in sheet.status.value
 
@@ -98,7 +99,7 @@ def test_a_failing_callback_shows_a_sentence_not_a_traceback(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(sheet, "play_next", broken)
-    sheet.buttons["Play next deal"].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     assert OOPS in sheet._trouble.value
     assert is_shown(sheet._trouble)
 
@@ -111,7 +112,7 @@ def test_with_no_points_recorded_the_sheet_shows_each_deal_and_no_total_or_match
     sheet.system.value = DealerSystem.WORST_LOSER
     assert "No points are recorded" in sheet.status.value
     assert "lowest total wins" not in sheet.status.value
-    sheet.buttons["Play next deal"].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()
     match = sheet.match
     assert not match.points_recorded and match.totals == []
     frame = match_frame(match)
@@ -121,7 +122,7 @@ def test_with_no_points_recorded_the_sheet_shows_each_deal_and_no_total_or_match
         assert f"<td>{score}</td>" in sheet.sheet.value
     assert "total" not in sheet.sheet.value.replace("no totals", "")
     assert not is_shown(sheet.chart) and sheet.chart.value == ""
-    sheet.buttons["Play the rest"].click()
+    sheet.buttons[Control.PLAY_THE_REST].click()
     assert match.is_over and match.winners == []
     names = match_names(match)
     for won in match.deal_winners:
@@ -136,7 +137,7 @@ def test_with_points_recorded_the_sheet_keeps_totals_and_the_chart() -> None:
     sheet = MatchSheet(players=3, deals=2, seed=2)
     sheet.system.value = DealerSystem.WORST_LOSER
     sheet.system.value = DealerSystem.WINNER
-    sheet.buttons["Play the rest"].click()
+    sheet.buttons[Control.PLAY_THE_REST].click()
     assert sheet.match.points_recorded and is_shown(sheet.chart)
     assert "Running totals" in sheet.sheet.value
     assert f"lowest total ({min(sheet.match.totals)})" in sheet.status.value

@@ -19,6 +19,7 @@ from penang_lib.engine.bots import make_bot, play_deal_explained, play_move
 from penang_lib.engine.showcase import rules_shown
 from penang_lib.widgets import render
 from penang_lib.widgets.base import OOPS, later, send_now
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.render import FOUR_COLOUR, STYLESHEET
 from penang_lib.widgets.shared import is_shown
 from penang_lib.widgets.stepper import AUTOPLAY_CLASS, DRAW_DELAY_S, DealStepper
@@ -62,7 +63,7 @@ def test_next_changes_the_explanation_and_back_restores_it_exactly() -> None:
     names = full.names
     shown = [regions(stepper)]
     for k in range(1, 6):
-        stepper.buttons["Next"].click()
+        stepper.buttons[Control.NEXT].click()
         assert stepper.step == k
         now = regions(stepper)
         assert now["explanation"] != shown[-1]["explanation"]
@@ -72,7 +73,7 @@ def test_next_changes_the_explanation_and_back_restores_it_exactly() -> None:
         assert full.move_stack[k - 1].label() in html.unescape(now["explanation"])
         shown.append(now)
     for k in range(4, -1, -1):
-        stepper.buttons["Back"].click()
+        stepper.buttons[Control.BACK].click()
         assert stepper.step == k
         assert regions(stepper) == shown[k]
     assert stepper.deal.state_key() == start_key(full)
@@ -84,8 +85,8 @@ def test_step_zero_shows_the_start_of_the_deal() -> None:
     for event in full.start_events:
         assert html.escape(explain(event, full.names)) in stepper.explanation.value
     assert "Step 0 of" in stepper.status.value
-    assert stepper.buttons["First"].disabled and stepper.buttons["Back"].disabled
-    assert not stepper.buttons["Next"].disabled and not stepper.buttons["Last"].disabled
+    assert stepper.buttons[Control.FIRST].disabled and stepper.buttons[Control.BACK].disabled
+    assert not stepper.buttons[Control.NEXT].disabled and not stepper.buttons[Control.LAST].disabled
 
 
 def test_first_last_and_the_slider_agree_with_the_move_stack() -> None:
@@ -95,17 +96,17 @@ def test_first_last_and_the_slider_agree_with_the_move_stack() -> None:
     assert stepper.slider.min == 0 and stepper.slider.max == stepper.steps
     assert stepper.slider.description == "Step"
 
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.LAST].click()
     assert stepper.slider.value == stepper.steps
     assert stepper.deal.state_key() == full.state_key()
-    assert stepper.buttons["Next"].disabled and stepper.buttons["Last"].disabled
-    assert not stepper.buttons["First"].disabled
+    assert stepper.buttons[Control.NEXT].disabled and stepper.buttons[Control.LAST].disabled
+    assert not stepper.buttons[Control.FIRST].disabled
     assert is_shown(stepper.scores)
     for seat in full.winners:
         assert html.escape(full.names[seat]) in stepper.scores.value
     assert "the deal is over" in stepper.status.value
 
-    stepper.buttons["First"].click()
+    stepper.buttons[Control.FIRST].click()
     assert stepper.slider.value == 0
     assert len(stepper.deal.move_stack) == 0
     assert stepper.deal.state_key() == start_key(full)
@@ -145,14 +146,20 @@ def test_play_moves_the_slider_in_the_browser_and_follows_each_step() -> None:
     assert isinstance(link, widget_link.DirectionalLink)  # one way: no echo of each step
     assert link.source == (stepper.play, "value")
     assert link.target == (stepper.slider, "value")
-    stepper.buttons["Next"].click()
-    stepper.buttons["Next"].click()
+    stepper.buttons[Control.NEXT].click()
+    stepper.buttons[Control.NEXT].click()
     assert stepper.play.value == stepper.step == 2  # Play goes on from the step on screen
     stepper.step = 7
     assert stepper.play.value == 7
-    for description in ("First", "Back", "Next", "Last"):
-        assert stepper.buttons[description].description == description
-        assert stepper.buttons[description].tooltip
+    named = {
+        Control.FIRST: "First",
+        Control.BACK: "Back",
+        Control.NEXT: "Next",
+        Control.LAST: "Last",
+    }
+    for control, description in named.items():
+        assert stepper.buttons[control].description == description
+        assert stepper.buttons[control].tooltip
 
 
 def test_a_button_sends_the_explanation_before_the_step_moves() -> None:
@@ -160,7 +167,7 @@ def test_a_button_sends_the_explanation_before_the_step_moves() -> None:
     seen: list[tuple[str, object]] = []
     stepper.explanation.observe(lambda c: seen.append(("explanation", c["new"])), names="value")
     stepper.slider.observe(lambda c: seen.append(("slider", c["new"])), names="value")
-    stepper.buttons["Next"].click()
+    stepper.buttons[Control.NEXT].click()
     assert [name for name, _ in seen] == ["explanation", "slider"]
     assert "Step 3," in str(seen[0][1])
     assert seen[0][1] == stepper.explanation.value  # drawing the rest sent it no second time
@@ -195,7 +202,7 @@ def test_in_a_kernel_a_button_draws_the_rest_only_after_a_pause(
 ) -> None:
     async def check(stepper: DealStepper) -> None:
         table_before = stepper.table.value
-        stepper.buttons["Next"].click()
+        stepper.buttons[Control.NEXT].click()
         assert "Step 3," in stepper.explanation.value  # on its way at once
         assert stepper.slider.value == 2 and stepper.table.value == table_before
         await asyncio.sleep(DRAW_DELAY_S * 4)
@@ -207,10 +214,10 @@ def test_in_a_kernel_a_button_draws_the_rest_only_after_a_pause(
 
 def test_reading_the_step_finishes_a_move_on_its_way(monkeypatch: pytest.MonkeyPatch) -> None:
     async def check(stepper: DealStepper) -> None:
-        stepper.buttons["Next"].click()
+        stepper.buttons[Control.NEXT].click()
         assert stepper.step == 3 and stepper.slider.value == 3  # no waiting needed
-        stepper.buttons["Next"].click()
-        stepper.buttons["Next"].click()  # a quick second click is a second step
+        stepper.buttons[Control.NEXT].click()
+        stepper.buttons[Control.NEXT].click()  # a quick second click is a second step
         assert stepper.step == 5 and len(stepper.deal.move_stack) == 5
         await asyncio.sleep(DRAW_DELAY_S * 4)
         assert stepper.step == 5  # the cancelled timers moved nothing more
@@ -220,7 +227,7 @@ def test_reading_the_step_finishes_a_move_on_its_way(monkeypatch: pytest.MonkeyP
 
 def test_a_drag_during_a_move_on_its_way_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     async def check(stepper: DealStepper) -> None:
-        stepper.buttons["Next"].click()
+        stepper.buttons[Control.NEXT].click()
         stepper.slider.value = 9  # as the browser would send it
         await asyncio.sleep(DRAW_DELAY_S * 4)
         assert stepper.step == 9 and stepper.slider.value == 9
@@ -245,9 +252,9 @@ def test_the_callers_deal_is_never_changed() -> None:
     full = play_deal(SEED)
     before = full.state_key()
     stepper = DealStepper(full)
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.LAST].click()
     stepper.slider.value = 9
-    stepper.buttons["Back"].click()
+    stepper.buttons[Control.BACK].click()
     stepper.step = 0
     assert full.state_key() == before
     assert stepper.deal is not full
@@ -257,7 +264,7 @@ def test_a_record_can_be_stepped() -> None:
     full = play_deal(SEED)
     stepper = DealStepper(loads(dumps(full)))
     assert stepper.steps == len(full.move_stack)
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.LAST].click()
     assert stepper.deal.scores == full.scores
     assert stepper.deal.move_stack == full.move_stack
 
@@ -269,7 +276,7 @@ def test_an_unfinished_deal_can_be_stepped() -> None:
         part.pop()
     stepper = DealStepper(loads(dumps(part)))
     assert stepper.steps == 10
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.LAST].click()
     assert stepper.deal.state_key() == part.state_key()
     assert not is_shown(stepper.scores)
     assert f"{html.escape(part.names[part.turn])} to move" in stepper.status.value
@@ -346,7 +353,7 @@ def test_with_a_seat_the_other_hands_are_in_no_synced_trait() -> None:
         checked += 1
     assert checked == stepper.steps  # every step before the last is still being played
     # At the end everything is shown, so the check above can see cards when they are there.
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.LAST].click()
     assert stepper.deal.is_over
     text = synced_text(stepper)
     for other in range(1, full.players):
@@ -375,7 +382,7 @@ def test_from_seed_shows_the_bots_reason() -> None:
     deal, choices = play_deal_explained(SEED)
     stepper = DealStepper.from_seed(SEED)
     assert stepper.deal.state_key() == start_key(deal)
-    stepper.buttons["Next"].click()
+    stepper.buttons[Control.NEXT].click()
     assert html.escape(choices[0].why) in stepper.explanation.value
     stepper.step = 5
     assert html.escape(choices[4].why) in stepper.explanation.value
@@ -425,11 +432,11 @@ def test_a_bad_step_is_refused_and_changes_nothing() -> None:
 def test_the_widget_tree_is_fixed() -> None:
     stepper = DealStepper.from_seed(SEED, four_colour=True)
     ids = {w.model_id for w in stepper.walk()}
-    stepper.buttons["Next"].click()
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.NEXT].click()
+    stepper.buttons[Control.LAST].click()
     stepper.slider.value = 11
-    stepper.buttons["Back"].click()
-    stepper.buttons["First"].click()
+    stepper.buttons[Control.BACK].click()
+    stepper.buttons[Control.FIRST].click()
     assert {w.model_id for w in stepper.walk()} == ids
     classes = stepper.root._dom_classes
     assert "penang-stepper" in classes and FOUR_COLOUR in classes
@@ -443,12 +450,12 @@ def test_a_failing_callback_shows_the_kits_sentence(monkeypatch: pytest.MonkeyPa
         raise RuntimeError("boom")
 
     monkeypatch.setattr(frames_module, "hands_frame", broken)
-    stepper.buttons["Next"].click()  # must not raise
+    stepper.buttons[Control.NEXT].click()  # must not raise
     assert html.escape(OOPS) in stepper._trouble.value
     assert is_shown(stepper._trouble)
     assert "Traceback" not in synced_text(stepper)
     monkeypatch.undo()
-    stepper.buttons["Next"].click()
+    stepper.buttons[Control.NEXT].click()
     assert stepper.step == 2
     assert not is_shown(stepper._trouble)
     assert re.search(r"Step 2 of \d+", stepper.status.value)
