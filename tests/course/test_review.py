@@ -16,6 +16,7 @@ from penang_lib.course.review import (
     REVIEW_PAGE,
     Review,
     ReviewLinkError,
+    Summary,
     TurnSpan,
     compare_rows,
     decode,
@@ -240,6 +241,19 @@ def test_the_summary_counts_extra_actions_and_the_jokers_left() -> None:
     assert summary.jokers == jokers and summary.joker_points == 20 * jokers
     lines = summary_lines(summary)
     assert ("more than you had to in" in lines[0]) == bool(summary.extra)
+
+
+def test_the_summary_says_one_and_many_in_their_own_words() -> None:
+    # Plurals come from ngettext: one turn and one joker read as such, two as two.
+    def lines(spans: int, jokers: int) -> list[str]:
+        extra = tuple((TurnSpan(n, 2 * n, 4 * n, 4 * n + 2), 2, 1) for n in range(1, spans + 1))
+        return summary_lines(Summary(True, extra, jokers, 20 * jokers, Status.OUT, None, None, 0))
+
+    one, two = lines(1, 1), lines(2, 2)
+    assert one[0].startswith("You played more than you had to in 1 turn (your turn 1): ")
+    assert two[0].startswith("You played more than you had to in 2 turns (your turns 1 and 2): ")
+    assert one[1].startswith("You ended the deal holding 1 joker, 20 points against you: ")
+    assert two[1].startswith("You ended the deal holding 2 jokers, 40 points against you: ")
 
 
 def test_a_learner_who_went_out_is_told_so() -> None:
