@@ -18,6 +18,7 @@ from benchmarks.bench_deadwood import percentile
 from penang_lib import Deal, MeldMove
 from penang_lib.engine.cards import cards_text
 from penang_lib.widgets import DealStepper, PlayTable
+from penang_lib.widgets.controls import Control
 
 
 def _timed(action: Callable[[], object]) -> float:
@@ -31,7 +32,7 @@ def time_next(seeds: range) -> list[float]:
     times = []
     for seed in seeds:
         stepper = DealStepper.from_seed(seed, players=4)
-        button = stepper.buttons["Next"]
+        button = stepper.buttons[Control.NEXT]
         while stepper.step < stepper.steps:
             times.append(_timed(button.click))
     return times
@@ -43,7 +44,7 @@ def time_back(seeds: range) -> list[float]:
     for seed in seeds:
         stepper = DealStepper.from_seed(seed, players=4)
         stepper.step = stepper.steps
-        button = stepper.buttons["Back"]
+        button = stepper.buttons[Control.BACK]
         while stepper.step > 0:
             times.append(_timed(button.click))
     return times
@@ -69,10 +70,10 @@ def time_actions(seeds: range) -> dict[str, list[float]]:
             continue
         table = PlayTable(seat=0, deal=deal)
         table.select(cards_text(meld.cards[:2]))
-        out["refused meld"].append(_timed(table.buttons["Meld"].click))
+        out["refused meld"].append(_timed(table.buttons[Control.MELD].click))
         table.select(cards_text(meld.cards))
-        out["legal meld"].append(_timed(table.buttons["Meld"].click))
-        out["end turn"].append(_timed(table.buttons["End turn"].click))
+        out["legal meld"].append(_timed(table.buttons[Control.MELD].click))
+        out["end turn"].append(_timed(table.buttons[Control.END_TURN].click))
         assert len(deal.move_stack) == 2, "the benchmark's moves should have been played"
     return out
 
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40, help="first turns to play")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    DealStepper.from_seed(0).buttons["Next"].click()  # warm-up: imports, first render
+    DealStepper.from_seed(0).buttons[Control.NEXT].click()  # warm-up: imports, first render
     deals = range(args.seed, args.seed + args.deals)
     print(_line("DealStepper Next (goal: median under 20 ms)", time_next(deals)))
     print(_line("DealStepper Back", time_back(deals)))

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from penang_lib.i18n import N_, _
 
-__all__ = ["WORDS", "Control", "Words", "label", "tooltip"]
+__all__ = ["WORDS", "Control", "Words", "label", "naming", "tooltip"]
 
 
 class Control(enum.Enum):
@@ -152,3 +152,11 @@ def label(control: Control) -> str:
 def tooltip(control: Control) -> str:
     """What `control` does, in a sentence shown when the pointer rests on it."""
     return _(WORDS[control].tooltip)
+
+
+def naming(message: str, **words: object) -> str:
+    """`message` (a marked constant) in the learner's language, each placeholder named after a
+    control's value (`{show_answer}`, `{target}`) filled with that control's label, the other
+    placeholders from `words`: "Try again, or press {show_answer}." -> "Try again, or press
+    Show answer."."""
+    return _(message).format(**{c.value: label(c) for c in Control}, **words)

@@ -49,7 +49,9 @@ from penang_lib.engine.moves import (
     Move,
     Swap,
 )
+from penang_lib.i18n import N_, _
 from penang_lib.widgets.base import guarded
+from penang_lib.widgets.controls import Control, naming
 from penang_lib.widgets.play_parts import (
     WIDE,
     ActionBar,
@@ -62,11 +64,12 @@ from penang_lib.widgets.shared import part
 
 __all__ = ["CHOOSE_FIRST", "CLEARED", "NO", "OK", "Attempt", "MoveControls", "move_cards"]
 
-CLEARED = "Your selection was cleared."
+CLEARED = N_("Your selection was cleared.")
 """Said after a refused try that had cards selected (the refusal clears the selection)."""
 
-CHOOSE_FIRST = "Choose a reading first, then click Use this reading."
-"""Said when Use this reading is pressed with no reading chosen."""
+CHOOSE_FIRST = N_("Choose a reading first, then click {use_reading}.")
+"""Said when Use this reading is pressed with no reading chosen (`controls.naming` names the
+button)."""
 
 OK = "penang-ok"
 """The message's tone for a right move (the stylesheet colours it)."""
@@ -100,7 +103,7 @@ class MoveControls:
     shows a callback's failure; `next_control(start_over)`, when given, is the control the
     keyboard focus goes to after a refusal (with `start_over` True) or an action.
 
-    Parts: `hand_panel`, `action_bar`, `message`, `buttons` (the action bar's, by description),
+    Parts: `hand_panel`, `action_bar`, `message`, `buttons` (the action bar's, by `Control`),
     `hint` (the `HintMemory` of the move last shown) and `focused` (the control the part last sent
     the focus to; None before).
     """
@@ -123,20 +126,20 @@ class MoveControls:
         self.action_bar = ActionBar()
         self.message = part(widgets.HTML, "", layout=WIDE)
         self.message.add_class("penang-message")
-        self.buttons: dict[str, widgets.Button] = self.action_bar.buttons
+        self.buttons: dict[Control, widgets.Button] = self.action_bar.buttons
         self.hint = HintMemory()
         self.focused: widgets.DOMWidget | None = None
-        handlers: dict[str, Callable[[Any], None]] = {
-            "Meld": self.meld,
-            "Lay off": self.lay_off,
-            "Swap": self.swap,
-            "End turn": lambda _b: self.play(EndTurn()),
-            "Declare Dead": lambda _b: self.play(DeclareDead()),
-            "Call Game": lambda _b: self.play(DeclareGame()),
-            "Use this reading": self.use_reading,
+        handlers: dict[Control, Callable[[Any], None]] = {
+            Control.MELD: self.meld,
+            Control.LAY_OFF: self.lay_off,
+            Control.SWAP: self.swap,
+            Control.END_TURN: lambda _b: self.play(EndTurn()),
+            Control.DEAD: lambda _b: self.play(DeclareDead()),
+            Control.GAME: lambda _b: self.play(DeclareGame()),
+            Control.USE_READING: self.use_reading,
         }
-        for name, handler in handlers.items():
-            self.buttons[name].on_click(handler)
+        for control, handler in handlers.items():
+            self.buttons[control].on_click(handler)
 
     # -- the selection -----------------------------------------------------------------------------
     def select(self, text: str) -> None:
@@ -160,15 +163,15 @@ class MoveControls:
     @guarded
     def meld(self, _button: Any = None) -> None:
         """Meld: the move shown for this button, else the selected cards as a meld."""
-        self._attempt(self.remembered("Meld") or MeldMove(tuple(self.selected())), True)
+        self._attempt(self.remembered(Control.MELD) or MeldMove(tuple(self.selected())), True)
 
     @guarded
     def lay_off(self, _button: Any = None) -> None:
         """Lay off: the move shown for this button, else the one selected card on the chosen
         table meld (or the sentence that asks for exactly one card)."""
-        move = self.remembered("Lay off")
+        move = self.remembered(Control.LAY_OFF)
         if move is None:
-            card = self._one_card("lay off")
+            card = self._one_card(Control.LAY_OFF)
             if card is None:
                 return
             move = LayOff(self.target(), card)
@@ -178,9 +181,9 @@ class MoveControls:
     def swap(self, _button: Any = None) -> None:
         """Swap: the move shown for this button, else the one selected card for the joker of the
         chosen table meld."""
-        move = self.remembered("Swap")
+        move = self.remembered(Control.SWAP)
         if move is None:
-            card = self._one_card("swap")
+            card = self._one_card(Control.SWAP)
             if card is None:
                 return
             move = Swap(self.target(), card)
@@ -196,7 +199,7 @@ class MoveControls:
         """Use this reading: the move of the joker's reading chosen."""
         move = self.action_bar.chosen()
         if move is None:
-            self.say(paragraph(CHOOSE_FIRST))
+            self.say(paragraph(naming(CHOOSE_FIRST)))
             return
         self._attempt(move, False)
 
@@ -204,13 +207,13 @@ class MoveControls:
         """The chosen table meld; with none, a number the engine will say does not exist."""
         return self.action_bar.target_index(len(self._position().table))
 
-    def remembered(self, button: str) -> Move | None:
-        """The move last shown, when `button` plays it and the key, the selection and the chosen
-        table meld are still as it left them."""
+    def remembered(self, control: Control) -> Move | None:
+        """The move last shown, when button `control` plays it and the key, the selection and
+        the chosen table meld are still as it left them."""
         chosen = self.action_bar.target.value
-        return self.hint.move_for(button, self._key(), self.selected(), chosen)
+        return self.hint.move_for(control, self._key(), self.selected(), chosen)
 
-    def _one_card(self, what: str) -> Card | None:
+    def _one_card(self, what: Control) -> Card | None:
         card = one_card(self.selected(), what)
         if isinstance(card, Card):
             return card
@@ -231,7 +234,7 @@ class MoveControls:
         the HTML `head`, that the selection was cleared (when it held cards) and `tail`; with
         `next_control`, the focus goes where the learner starts again."""
         self.action_bar.hide_chooser()
-        cleared = paragraph(CLEARED) if self.selected() else ""
+        cleared = paragraph(_(CLEARED)) if self.selected() else ""
         self.hand_panel.mark([])
         self.say(head + cleared + tail, NO)
         if self._next_control is not None:
@@ -242,13 +245,13 @@ class MoveControls:
         """Select the cards `move` uses and choose its table meld, hide the chooser, and remember
         the move against `key`; return the cards and the chosen meld's label (None: none)."""
         cards = move_cards(move)
-        label = None
+        meld = None
         if isinstance(move, LayOff | Swap):
-            label = self.action_bar.choose_target(move.target)
+            meld = self.action_bar.choose_target(move.target)
         self.action_bar.hide_chooser()
         self.hand_panel.mark(cards)
         self.hint.remember(move, self.selected(), key)
-        return cards, label
+        return cards, meld
 
     # -- the message and the focus -----------------------------------------------------------------
     def say(self, html: str, tone: str = "") -> None:

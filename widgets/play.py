@@ -68,7 +68,6 @@ from penang_lib.engine.explain import (
     bot_move_line,
     bots_played,
     earlier_bot_moves,
-    next_step,
     seat_status,
     turn_status,
 )
@@ -77,22 +76,26 @@ from penang_lib.engine.rules import Rules
 from penang_lib.engine.validate import ArgumentTypeError, require_text, require_whole
 from penang_lib.engine.validate import shown as shown_value
 from penang_lib.engine.view import PlayerView
+from penang_lib.i18n import N_, _
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.controls import Control, label
 from penang_lib.widgets.move_controls import CLEARED, MoveControls
 from penang_lib.widgets.play_parts import (
     ACTION_BUTTONS,
     BOT_BUTTONS,
     BUTTON_STYLES,
-    HINT_BUTTONS,
-    TOOLTIPS,
+    MOVE_BUTTONS,
     WIDE,
     Board,
     BotBar,
     meld_name,
+    move_control,
     move_words,
+    next_step,
     paragraph,
 )
+from penang_lib.widgets.render import esc
 from penang_lib.widgets.review import DealReview
 from penang_lib.widgets.shared import is_shown, part, show
 
@@ -101,10 +104,9 @@ __all__ = [
     "BOT_BUTTONS",
     "BUTTON_STYLES",
     "CLEARED",
-    "HINT_BUTTONS",
     "MOVED",
+    "MOVE_BUTTONS",
     "SHOWN_BOT_MOVES",
-    "TOOLTIPS",
     "DealTrait",
     "PlayTable",
 ]
@@ -112,7 +114,7 @@ __all__ = [
 SHOWN_BOT_MOVES = 12
 """How many of the bot moves of one `Bots to my turn` the message lists (the log has them all)."""
 
-MOVED = (
+MOVED = N_(
     "You can change seats only before the first move of a deal or once it is over, so that no "
     "one sees two hands."
 )
@@ -179,7 +181,7 @@ class PlayTable(KitWidget):
     and the message; its moves are pushed to the deal), `bot_bar` (`BotBar`) and `board`
     (`Board`); `hand_panel`, `action_bar` and `message` are the controls' own. Also public:
     `toggles` (the learner's card toggles in display order; hidden ones hold no card), `buttons`
-    (description -> Button), `message` (the `penang-message` HTML), `target` (the "Meld on
+    (`Control` -> Button), `message` (the `penang-message` HTML), `target` (the "Meld on
     table" dropdown), `readings` (the "Joker stands for" chooser), `chooser` (its box), `bots`
     (seat -> bot), `focused` (the control the table last sent the keyboard focus to),
     `select(text)`, `selected()`, `walk()`.
@@ -279,11 +281,15 @@ class PlayTable(KitWidget):
         seat = proposal["value"]
         deal = self.deal
         if isinstance(seat, bool):
-            raise traitlets.TraitError(f"seat should be a whole number, not {shown_value(seat)}")
+            raise traitlets.TraitError(
+                _("seat should be a whole number, not {value}").format(value=shown_value(seat))
+            )
         if not 0 <= seat < deal.players:
-            raise traitlets.TraitError(f"the learner's seat must be from 0 to {deal.players - 1}")
+            raise traitlets.TraitError(
+                _("the learner's seat must be from 0 to {last}").format(last=deal.players - 1)
+            )
         if self._live and seat != self.seat and deal.move_stack and not deal.is_over:
-            raise traitlets.TraitError(MOVED)
+            raise traitlets.TraitError(_(MOVED))
         return int(seat)
 
     @traitlets.validate("deal")
@@ -291,8 +297,10 @@ class PlayTable(KitWidget):
         deal: Deal = proposal["value"]
         if self._live and not self.seat < deal.players:
             raise traitlets.TraitError(
-                f"this deal has {deal.players} seats, so the learner's seat {self.seat} is not "
-                "in it: choose a seat in it first"
+                _(
+                    "this deal has {players} seats, so the learner's seat {seat} is not in it: "
+                    "choose a seat in it first"
+                ).format(players=deal.players, seat=self.seat)
             )
         return deal
 
@@ -303,23 +311,23 @@ class PlayTable(KitWidget):
         self.controls.hint.forget()
         self.bots = bots_around(self.deal, self.seat, self._bot_spec)
         self._close_review()
-        self._show_start(paragraph("A new deal.") if change["name"] == "deal" else "")
+        self._show_start(paragraph(_("A new deal.")) if change["name"] == "deal" else "")
 
     def _listen(self) -> None:
         # The moves' buttons and Use this reading are the controls' own.
         handlers = {
-            "Hint": self._on_hint,
-            "Bot move": self._on_bot_move,
-            "Bots to my turn": self._on_bots_to_me,
-            "New deal": self._on_new_deal,
-            "Review this deal": self._on_review,
+            Control.HINT: self._on_hint,
+            Control.BOT_MOVE: self._on_bot_move,
+            Control.BOTS_TO_ME: self._on_bots_to_me,
+            Control.NEW_DEAL: self._on_new_deal,
+            Control.REVIEW: self._on_review,
         }
-        for name, handler in handlers.items():
-            self.buttons[name].on_click(handler)
+        for control, handler in handlers.items():
+            self.buttons[control].on_click(handler)
 
     def _show_start(self, lead: str = "") -> None:
         deal = self.deal
-        intro = lead + paragraph(f"You play {deal.names[self.seat]}.")
+        intro = lead + paragraph(_("You play {name}.").format(name=deal.names[self.seat]))
         if deal.move_stack:
             self._render(deal.event_stack[-1], deal.movers[-1], intro)
         else:
@@ -329,35 +337,34 @@ class PlayTable(KitWidget):
     @guarded
     def _on_hint(self, _button: Any = None) -> None:
         if not self._my_turn():
-            self._say(paragraph("A hint is for your own turn."))
+            self._say(paragraph(_("A hint is for your own turn.")))
             return
         choice = CarefulBot().choose(PlayerView.of(self.deal))
         move = choice.move
-        cards, label = self.controls.show_move(move, self.deal.state_key())
-        picked = self.controls.picked()
-        button = HINT_BUTTONS.get(move.type, "")
-        if label is not None and isinstance(move, LayOff | Swap):
-            done = (
-                f"The hint selected {picked} and chose {meld_name(self.deal, move.target)} in "
-                "Meld on table"
-            )
+        cards, chosen = self.controls.show_move(move, self.deal.state_key())
+        control = move_control(move)
+        words = {"cards": self.controls.picked(), "button": label(control)}
+        if chosen is not None and isinstance(move, LayOff | Swap):
+            done = _(
+                "The hint selected {cards} and chose {meld} in {menu}: press {button}. (Clicking "
+                "a card again unselects it.)"
+            ).format(**words, meld=meld_name(self.deal, move.target), menu=label(Control.TARGET))
         elif cards:
-            done = f"The hint selected {picked} for you"
+            done = _(
+                "The hint selected {cards} for you: press {button}. (Clicking a card again "
+                "unselects it.)"
+            ).format(**words)
         else:
-            done = "Nothing needs selecting"
-        again = " (Clicking a card again unselects it.)" if cards else ""
-        self._say(
-            paragraph(f"Hint: {move_words(self.deal, move)} — {choice.why}")
-            + paragraph(f"{done}: press {button}.{again}")
-        )
-        if button in self.buttons:
-            self._focus(self.buttons[button])
+            done = _("Nothing needs selecting: press {button}.").format(**words)
+        hint = _("Hint: {move} — {why}").format(move=move_words(self.deal, move), why=choice.why)
+        self._say(paragraph(hint) + paragraph(done))
+        self._focus(self.buttons[control])
 
     # -- callbacks: the bots --------------------------------------------------------------------
     @guarded
     def _on_bot_move(self, _button: Any = None) -> None:
         if not self._bots_to_move():
-            self._say(paragraph("No bot is to move now."))
+            self._say(paragraph(_("No bot is to move now.")))
             return
         seat = self.deal.turn
         choice = play_move(self.deal, self.bots[seat])
@@ -365,7 +372,7 @@ class PlayTable(KitWidget):
             self.deal.event_stack[-1],
             seat,
             self._bot_line(seat, choice),
-            f"<p><b>Why:</b> {render.symbols(choice.why)}</p>",
+            "<p><b>{}</b> {}</p>".format(esc(_("Why:")), render.symbols(choice.why)),
         )
         if not self._bots_to_move():  # Bot move is disabled now: the focus moves on
             self._focus(self._next_control())
@@ -373,7 +380,7 @@ class PlayTable(KitWidget):
     @guarded
     def _on_bots_to_me(self, _button: Any = None) -> None:
         if not self._bots_to_move():
-            self._say(paragraph("No bot is to move now."))
+            self._say(paragraph(_("No bot is to move now.")))
             return
         played = play_until(self.deal, self.bots, self.seat)
         lines = "".join(self._bot_line(s, c, c.why) for s, c in played[-SHOWN_BOT_MOVES:])
@@ -396,7 +403,7 @@ class PlayTable(KitWidget):
     @guarded
     def _on_review(self, _button: Any = None) -> None:
         if not self.deal.is_over:
-            self._say(paragraph("The review opens once the deal is over."))
+            self._say(paragraph(_("The review opens once the deal is over.")))
             return
         self.open_review()
 
@@ -477,14 +484,14 @@ class PlayTable(KitWidget):
         the first card of the hand."""
         deal = self.deal
         if deal.is_over:
-            return self.buttons["Review this deal"]
+            return self.buttons[Control.REVIEW]
         if not self._my_turn():
-            return self.buttons["Bots to my turn"]
+            return self.buttons[Control.BOTS_TO_ME]
         forced = forced_move(deal, self.seat)
         if forced is not None:
-            return self.buttons[HINT_BUTTONS[forced.type]]
+            return self.buttons[move_control(forced)]
         if not start_over and deal.is_legal(EndTurn(), self.seat):
-            return self.buttons["End turn"]
+            return self.buttons[Control.END_TURN]
         return self.toggles[0]
 
     def _focus(self, control: widgets.DOMWidget) -> None:

@@ -10,12 +10,16 @@ given. `HandPanel`, `ActionBar` and `HintMemory` are composed, with the message 
 - `HintMemory`: the last hint, so that its button plays the hinted move itself.
 - `one_card` and `ActionBar.offer_readings`: what a lay-off or a swap needs from the selection, and
   the joker's readings a refusal offers (`MoveControls` uses them).
+- `next_step`: what the learner can do now, naming the buttons to click by their labels (the
+  engine says only what is due and why, `explain.due`); `move_control`: the button of a move.
 - `meld_name` and `move_words`: a table meld, and a move on one, named by the meld's owner, kind
   and cards ("West's run 5♥ 6♥ 7♥"), not by its number alone; the "Meld on table" menu shows
   this name, then the number the table's Meld column and the lessons give it: "(meld 0)".
 
 None of them decides anything about the rules: the boards ask the engine and hand them the
-answers.
+answers. Code keys every button by its `Control` (`buttons[Control.GAME]`); its label and
+tooltip come from `controls.WORDS`, and a sentence names a button through a placeholder filled
+with `label(control)`.
 """
 
 from __future__ import annotations
@@ -27,57 +31,122 @@ import ipywidgets as widgets
 
 from penang_lib.data import frames
 from penang_lib.engine.cards import Card, card_classes, read_cards
-from penang_lib.engine.deal import Deal
+from penang_lib.engine.deal import Deal, Status
+from penang_lib.engine.explain import Said, due
+from penang_lib.engine.melds import Kind
 from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOff, Move, Swap
+from penang_lib.i18n import N_, _
 from penang_lib.widgets import render
+from penang_lib.widgets.controls import Control, label, naming, tooltip
+from penang_lib.widgets.render import esc
 from penang_lib.widgets.shared import HIDDEN, is_shown, part, show
 
-ACTION_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game", "Hint")
+ACTION_BUTTONS = (
+    Control.MELD,
+    Control.LAY_OFF,
+    Control.SWAP,
+    Control.END_TURN,
+    Control.DEAD,
+    Control.GAME,
+    Control.HINT,
+)
 """The buttons of the learner's turn (disabled while a bot is to move)."""
-BOT_BUTTONS = ("Bot move", "Bots to my turn")
+MOVE_BUTTONS = ACTION_BUTTONS[:-1]
+"""The buttons that play a move (each is `Control(move.type)`): the learner's turn's without
+Hint."""
+BOT_BUTTONS = (Control.BOT_MOVE, Control.BOTS_TO_ME)
 """The buttons that advance the bots (disabled on the learner's turn)."""
 
-TOOLTIPS = {
-    "Meld": "Lay the selected cards from your hand as a meld (a run or a set)",
-    "Lay off": "Add the one selected card to the meld chosen in 'Meld on table'",
-    "Swap": "Put the one selected card in place of a joker in the chosen meld and take the joker",
-    "End turn": "End your turn (after at least one meld or lay-off)",
-    "Declare Dead": "You can make no meld and no lay-off: declare Dead",
-    "Call Game": "Your hand is empty: call Game and win the deal",
-    "Hint": "Ask the careful bot for a legal move, and why",
-    "Bot move": "Play the next bot move and show why the bot chose it",
-    "Bots to my turn": "Let the bots play until it is your turn again (or the deal ends)",
-    "New deal": "Start a fresh deal with the same seats and bots",
-    "Review this deal": "Step through your deal: each of your turns beside the careful bot's",
-    "Use this reading": "Play the move with the joker standing for the card chosen on the left",
-}
-
 BUTTON_STYLES = {
-    "Meld": "primary",
-    "Declare Dead": "danger",
-    "Call Game": "success",
-    "Use this reading": "primary",
+    Control.MELD: "primary",
+    Control.DEAD: "danger",
+    Control.GAME: "success",
+    Control.USE_READING: "primary",
 }
+"""The ipywidgets style of the buttons that have one (the others are plain)."""
 
-HINT_BUTTONS = {
-    "meld": "Meld",
-    "lay_off": "Lay off",
-    "swap": "Swap",
-    "end_turn": "End turn",
-    "dead": "Declare Dead",
-    "game": "Call Game",
+WRAP = {
+    "flex_flow": "row wrap",  # not for learners: CSS
+    "align_items": "center",
+    "max_width": "100%",
 }
-"""The button that plays a move of each type (what a hint tells the learner to press)."""
-
-WRAP = {"flex_flow": "row wrap", "align_items": "center", "max_width": "100%"}
 """The layout of a row of controls that wraps on a narrow screen."""
 WIDE = {"max_width": "100%"}
 
 
-READING_HELP = (
-    "Choose what the joker stands for in the Joker stands for menu above this message, then "
-    "click Use this reading."
+READING_HELP = N_(
+    "Choose what the joker stands for in the {readings} menu above this message, then click "
+    "{use_reading}."
 )
+"""How to use the reading chooser (`controls.naming` names its menu and its button)."""
+
+
+def move_control(move: Move) -> Control:
+    """The button that plays `move` (what a hint or an answer tells the learner to press)."""
+    return Control(move.type)
+
+
+def next_step(deal: Deal, seat: int, forced: Move | None = None) -> tuple[Said, ...]:
+    """What the learner at `seat` can do now, in a play table's words, naming the table's
+    buttons by their labels. When Dead or Game is due (`forced`, else the engine's
+    `forced_move`), the engine's reason under its rule id comes with it (`explain.due`): rule
+    `dead` or `dead.passport` (refused: no meld or lay-off can be made), or `game`."""
+    if deal.is_over:
+        return (
+            Said(
+                _("The deal is over: every hand is shown. Click {button} to play another.").format(
+                    button=label(Control.NEW_DEAL)
+                )
+            ),
+        )
+    owed = due(deal, seat, forced)
+    click = _("Click {button}.")
+    if owed is not None and owed[0] == DeclareDead():
+        return (
+            Said(_("Dead is due:")),
+            owed[1],
+            Said(click.format(button=label(Control.DEAD))),
+        )
+    if owed is not None:
+        return (owed[1], Said(click.format(button=label(Control.GAME))))
+    if deal.turn == seat:
+        if deal.actions:
+            return (
+                Said(
+                    _("Your turn: play more, or click {button}.").format(
+                        button=label(Control.END_TURN)
+                    )
+                ),
+            )
+        return (
+            Said(
+                _(
+                    "Your turn: select cards and click {meld}, or choose a meld on the table and "
+                    "{lay_off} or {swap} one card."
+                ).format(
+                    meld=label(Control.MELD),
+                    lay_off=label(Control.LAY_OFF),
+                    swap=label(Control.SWAP),
+                )
+            ),
+        )
+    if deal.status[seat] is not Status.ALIVE:
+        return (
+            Said(
+                _("You are out of this deal: {button} plays it to the end.").format(
+                    button=label(Control.BOTS_TO_ME)
+                )
+            ),
+        )
+    return (
+        Said(
+            _("It is {name}'s turn: click {bot_move} to see the next move, or {bots}.").format(
+                name=deal.names[deal.turn],
+                bot_move=label(Control.BOT_MOVE),
+                bots=label(Control.BOTS_TO_ME),
+            )
+        ),
+    )
 
 
 def paragraph(text: str) -> str:
@@ -90,7 +159,10 @@ def meld_name(deal: Deal, index: int) -> str:
     5♥ 6♥ 7♥", "North's set J♠ J♠ J♥" (a joker as 🃏=7♥). Code keys a meld by its index, never
     by this name."""
     meld = deal.table[index]
-    return f"{deal.names[deal.owners[index]]}'s {meld.kind} {meld.symbols}"
+    owner = deal.names[deal.owners[index]]
+    if meld.kind is Kind.RUN:
+        return _("{owner}'s run {cards}").format(owner=owner, cards=meld.symbols)
+    return _("{owner}'s set {cards}").format(owner=owner, cards=meld.symbols)
 
 
 def move_words(deal: Deal, move: Move) -> str:
@@ -99,37 +171,45 @@ def move_words(deal: Deal, move: Move) -> str:
     if isinstance(move, LayOff | Swap) and 0 <= move.target < len(deal.table):
         meld = meld_name(deal, move.target)
         if isinstance(move, LayOff):
-            return f"lay off {move.card.symbol} on {meld}"
-        return f"swap {move.card.symbol} for the joker in {meld}"
+            return _("lay off {card} on {meld}").format(card=move.card.symbol, meld=meld)
+        return _("swap {card} for the joker in {meld}").format(card=move.card.symbol, meld=meld)
     return move.label()
 
 
-def one_card(cards: Sequence[Card], what: str) -> Card | str:
-    """The one selected card a lay-off or a swap (`what`) needs, or the sentence that asks for
-    exactly one."""
+def one_card(cards: Sequence[Card], what: Control) -> Card | str:
+    """The one selected card a lay-off or a swap (`what`: `Control.LAY_OFF` or `Control.SWAP`)
+    needs, or the sentence that asks for exactly one."""
     if len(cards) == 1:
         return cards[0]
-    return (
-        f"Select exactly one card of your hand to {what} (you selected {len(cards)}), and "
-        "choose the meld in 'Meld on table'."
-    )
+    words = {"count": len(cards), "menu": label(Control.TARGET)}
+    if what is Control.SWAP:
+        return _(
+            "Select exactly one card of your hand to swap (you selected {count}), and choose "
+            "the meld in '{menu}'."
+        ).format(**words)
+    return _(
+        "Select exactly one card of your hand to lay off (you selected {count}), and choose "
+        "the meld in '{menu}'."
+    ).format(**words)
 
 
-def _button(name: str) -> widgets.Button:
+def button(control: Control, style: str | None = None) -> widgets.Button:
+    """The button of `control`: its label and tooltip from `controls.WORDS`, its style from
+    `BUTTON_STYLES` (or `style`)."""
     return part(
         widgets.Button,
-        description=name,
-        tooltip=TOOLTIPS[name],
-        button_style=BUTTON_STYLES.get(name, ""),
+        description=label(control),
+        tooltip=tooltip(control),
+        button_style=BUTTON_STYLES.get(control, "") if style is None else style,
         layout={"width": "auto"},
     )
 
 
-def _menu(description: str, tooltip: str) -> widgets.Dropdown:
+def _menu(control: Control) -> widgets.Dropdown:
     return part(
         widgets.Dropdown,
-        description=description,
-        tooltip=tooltip,
+        description=label(control),
+        tooltip=tooltip(control),
         options=[],
         style={"description_width": "initial"},
         layout={"width": "auto", "max_width": "100%"},
@@ -161,12 +241,10 @@ class HandPanel:
         self.hand_box = part(widgets.HBox, [], layout=WRAP)
         self.hand_box.add_class("penang-hand")
         self._fit(pool)
-        label = part(
-            widgets.HTML,
-            '<span class="penang-summary">Your hand (click cards to select them):</span>',
-        )
+        words = esc(_("Your hand (click cards to select them):"))
+        heading = part(widgets.HTML, f'<span class="penang-summary">{words}</span>')
         self.selection = _html("penang-selection")
-        self.box = part(widgets.VBox, [label, self.hand_box, self.selection])
+        self.box = part(widgets.VBox, [heading, self.hand_box, self.selection])
         self.box.add_class("penang-play-hand")
 
     def show(self, hand: Sequence[Card], enabled: bool) -> None:
@@ -227,7 +305,7 @@ class HandPanel:
         """Have at least `size` toggles (a new deal may deal bigger hands than the first)."""
         if size <= len(self.toggles):
             return
-        for _ in range(size - len(self.toggles)):
+        for _i in range(size - len(self.toggles)):
             toggle = part(
                 widgets.ToggleButton,
                 value=False,
@@ -249,8 +327,9 @@ class HandPanel:
 
     def _show_selected(self) -> None:
         cards = self.selected()
-        shown_cards = render.card_row(cards, "selected cards") if cards else "none"
-        value = f'<p><span class="penang-summary">Selected:</span> {shown_cards}</p>'
+        shown_cards = render.card_row(cards, _("selected cards")) if cards else esc(_("none"))
+        head = esc(_("Selected:"))
+        value = f'<p><span class="penang-summary">{head}</span> {shown_cards}</p>'
         if self.selection.value != value:
             self.selection.value = value
 
@@ -260,19 +339,19 @@ class ActionBar:
     and under them the "Joker stands for" chooser (`chooser`, with the `readings` menu and Use
     this reading), shown only after a refusal that lists the readings of a joker.
 
-    `buttons` has the move buttons and Use this reading, by description.
+    `buttons` has the move buttons and Use this reading, by `Control`.
     """
 
     def __init__(self) -> None:
-        self.buttons = {name: _button(name) for name in (*ACTION_BUTTONS, "Use this reading")}
-        self.target = _menu("Meld on table", "The table meld that Lay off and Swap play on")
-        row = [self.target, *(self.buttons[n] for n in ACTION_BUTTONS)]
+        self.buttons = {c: button(c) for c in (*ACTION_BUTTONS, Control.USE_READING)}
+        self.target = _menu(Control.TARGET)
+        row = [self.target, *(self.buttons[c] for c in ACTION_BUTTONS)]
         actions = part(widgets.HBox, row, layout=WRAP)
-        self.readings = _menu("Joker stands for", "Choose which card the joker stands for")
+        self.readings = _menu(Control.READINGS)
         self.chooser = part(
             widgets.HBox,
-            [self.readings, self.buttons["Use this reading"]],
-            layout={"flex_flow": "row wrap", "align_items": "center"},
+            [self.readings, self.buttons[Control.USE_READING]],
+            layout={"flex_flow": "row wrap", "align_items": "center"},  # not for learners: CSS
         )
         self.chooser.add_class("penang-readings")
         show(self.chooser, False)
@@ -285,11 +364,11 @@ class ActionBar:
         """Fit the menu to the table's melds and the buttons to the turn: usable on the learner's
         turn (`mine`), Declare Dead and Call Game shown only when `forced` is that move."""
         self._show_targets(deal)
-        for name in ACTION_BUTTONS:
-            self.buttons[name].disabled = not mine
+        for control in ACTION_BUTTONS:
+            self.buttons[control].disabled = not mine
         self.target.disabled = not mine
-        show(self.buttons["Declare Dead"], forced == DeclareDead())
-        show(self.buttons["Call Game"], forced == DeclareGame())
+        show(self.buttons[Control.DEAD], forced == DeclareDead())
+        show(self.buttons[Control.GAME], forced == DeclareGame())
         self.hide_chooser()
 
     def target_index(self, melds: int) -> int:
@@ -306,9 +385,9 @@ class ActionBar:
 
     def offer(self, options: Sequence[tuple[str, Move]]) -> None:
         """Show the reading chooser with `options` (label, move), the first one chosen."""
-        self._choices = [move for _, move in options]
+        self._choices = [move for _text, move in options]
         with self.readings.hold_sync():
-            self.readings.options = [(label, i) for i, (label, _) in enumerate(options)]
+            self.readings.options = [(text, i) for i, (text, _move) in enumerate(options)]
             self.readings.value = 0
         show(self.chooser, True)
 
@@ -320,13 +399,15 @@ class ActionBar:
         for move in refusal.options:
             if isinstance(move, LayOff):
                 making = deal.table[move.target].lay_off_results(move.card)[0]
-                label = f"{move.card.symbol} (making {making.symbols})"
+                text = _("{card} (making {meld})").format(
+                    card=move.card.symbol, meld=making.symbols
+                )
             else:
-                label = move.label().removeprefix("meld ")
-            options.append((render.plain(label), move))
+                text = move.label().removeprefix("meld ")
+            options.append((render.plain(text), move))
         self.offer(options)
         return render.sentence_html(refusal.rule, refusal.reason, ok=False) + paragraph(
-            READING_HELP
+            naming(READING_HELP)
         )
 
     def chosen(self) -> Move | None:
@@ -345,7 +426,8 @@ class ActionBar:
 
     def _show_targets(self, deal: Deal) -> None:
         options = tuple(
-            (render.plain(f"{meld_name(deal, i)} (meld {i})"), i) for i in range(len(deal.table))
+            (render.plain(_("{meld} (meld {number})").format(meld=meld_name(deal, i), number=i)), i)
+            for i in range(len(deal.table))
         )
         if options == self._targets:
             return
@@ -362,20 +444,20 @@ class ActionBar:
 class BotBar:
     """The bots' buttons (Bot move and Bots to my turn, usable while a bot is to move), New
     deal and Review this deal (shown only once the deal is over), in one row (`box`);
-    `buttons` by description."""
+    `buttons` by `Control`."""
 
     def __init__(self) -> None:
-        names = (*BOT_BUTTONS, "New deal", "Review this deal")
-        self.buttons = {name: _button(name) for name in names}
-        show(self.buttons["Review this deal"], False)
+        controls = (*BOT_BUTTONS, Control.NEW_DEAL, Control.REVIEW)
+        self.buttons = {c: button(c) for c in controls}
+        show(self.buttons[Control.REVIEW], False)
         self.box = part(widgets.HBox, list(self.buttons.values()), layout=WRAP)
 
     def show(self, bots_to_move: bool, over: bool = False) -> None:
         """Let the bot buttons be clicked only while a bot is to move; show Review this deal
         only when the deal is `over`."""
-        for name in BOT_BUTTONS:
-            self.buttons[name].disabled = not bots_to_move
-        review = self.buttons["Review this deal"]
+        for control in BOT_BUTTONS:
+            self.buttons[control].disabled = not bots_to_move
+        review = self.buttons[Control.REVIEW]
         if is_shown(review) != over:
             show(review, over)
 
@@ -429,14 +511,15 @@ class HintMemory:
         self._hint = None
 
     def move_for(
-        self, button: str, key: object, selected: Sequence[Card], target: object
+        self, control: Control, key: object, selected: Sequence[Card], target: object
     ) -> Move | None:
-        """The hinted move, when `button` is the one the hint named and the deal (`key`), the
-        selection and the chosen table meld (`target`) are still exactly as the hint left them."""
+        """The hinted move, when `control` is the button the hint named and the deal (`key`),
+        the selection and the chosen table meld (`target`) are still exactly as the hint left
+        them."""
         if self._hint is None:
             return None
         move, cards, was = self._hint
-        if HINT_BUTTONS.get(move.type) != button or key != was:
+        if move_control(move) is not control or key != was:
             return None
         if sorted(selected, key=Card.sort_key) != cards:
             return None

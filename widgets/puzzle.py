@@ -65,58 +65,70 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.explain import seat_status, turn_status
 from penang_lib.engine.moves import Move
 from penang_lib.engine.validate import ArgumentTypeError, require_text, shown
+from penang_lib.i18n import N_, _
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.controls import Control, label, naming, tooltip
 from penang_lib.widgets.links import query_string
 from penang_lib.widgets.move_controls import NO, OK, MoveControls
-from penang_lib.widgets.play_parts import HINT_BUTTONS, WIDE, WRAP, Board, paragraph
+from penang_lib.widgets.play_parts import (
+    MOVE_BUTTONS,
+    WIDE,
+    WRAP,
+    Board,
+    button,
+    move_control,
+    paragraph,
+)
+from penang_lib.widgets.render import esc
 from penang_lib.widgets.shared import is_shown, part, show
 
-__all__ = ["NAV_BUTTONS", "PuzzleBoard", "linked_puzzle"]
+__all__ = ["MOVE_BUTTONS", "NAV_BUTTONS", "PuzzleBoard", "linked_puzzle"]
 
-MOVE_BUTTONS = ("Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game")
-"""The move buttons of a puzzle (the play table's, without its Hint)."""
-
-NAV_BUTTONS = ("Previous", "Show answer", "Next puzzle")
+NAV_BUTTONS = (Control.PREVIOUS_PUZZLE, Control.SHOW_ANSWER, Control.NEXT_PUZZLE)
 """The buttons that step through the set and show an answer."""
 
-NAV_TOOLTIPS = {
-    "Previous": "Go back to the puzzle before this one",
-    "Show answer": "Say the right move and select its cards",
-    "Next puzzle": "Go on to the next puzzle of the set",
-}
-
-ASK = (
-    "Select cards of your hand (and a meld in 'Meld on table' to lay off or swap), then press "
-    "the button of your move."
+ASK = N_(
+    "Select cards of your hand (and a meld in '{target}' to lay off or swap), then press the "
+    "button of your move."
 )
-"""What the message says while a puzzle waits for a try."""
+"""What the message says while a puzzle waits for a try.
 
-COUNTED = (
-    "A puzzle counts as solved only when your first try is right and you did not press Show answer."
+The module's sentences name buttons by placeholders named after their controls (`{target}`,
+`{show_answer}`, `{next_puzzle}`): `controls.naming(ASK)` says them with the labels."""
+
+COUNTED = N_(
+    "A puzzle counts as solved only when your first try is right and you did not press "
+    "{show_answer}."
 )
 """How puzzles are counted (as lichess counts them), said when one does not count."""
 
-SEEN = f"You saw the answer first, so this one does not count as solved. {COUNTED}"
-"""Said after a right move played once the answer was shown."""
+SEEN = N_(
+    "You saw the answer first, so this one does not count as solved. A puzzle counts as solved "
+    "only when your first try is right and you did not press {show_answer}."
+)
+"""Said after a right move played once the answer was shown (`COUNTED` after its reason)."""
 
-MISSED = f"It came after a wrong try, so this one does not count as solved. {COUNTED}"
-"""Said after a right move found after a wrong try."""
+MISSED = N_(
+    "It came after a wrong try, so this one does not count as solved. A puzzle counts as solved "
+    "only when your first try is right and you did not press {show_answer}."
+)
+"""Said after a right move found after a wrong try (`COUNTED` after its reason)."""
 
-MISSED_BEFORE = (
+MISSED_BEFORE = N_(
     "You made a wrong try on this puzzle already, so finding it now will not count as solved."
 )
 """Said when a puzzle with a wrong try (or its answer shown) is opened again on the page."""
 
-SOLVED = "Solved. Press Next puzzle for another."
+SOLVED = N_("Solved. Press {next_puzzle} for another.")
+"""Said after a right first try."""
 
-BACK = "Welcome back: this is the first puzzle you have not solved yet."
+BACK = N_("Welcome back: this is the first puzzle you have not solved yet.")
 """Said when the board moves on to the first puzzle not solved in this browser."""
 
-PICKER = "Go to puzzle"
-TABLE_LABEL = "The melds on the table:"
+TABLE_LABEL = N_("The melds on the table:")
 
-LOG_LABEL = "The moves that led to this position, the latest first:"
+LOG_LABEL = N_("The moves that led to this position, the latest first:")
 
 
 def linked_puzzle(query: str | None = None) -> str | None:
@@ -124,16 +136,6 @@ def linked_puzzle(query: str | None = None) -> str | None:
     asks for none (`query` None: this page's own, read from Voila). Other settings in the query
     are no concern of the puzzle page (`penang_lib.course.links.linked_puzzle_id` reads it)."""
     return linked_puzzle_id(query_string() if query is None else query)
-
-
-def _button(name: str) -> widgets.Button:
-    return part(
-        widgets.Button,
-        description=name,
-        tooltip=NAV_TOOLTIPS[name],
-        button_style="primary" if name == "Next puzzle" else "",
-        layout={"width": "auto"},
-    )
 
 
 def _checked_puzzles(puzzles: object) -> tuple[Puzzle, ...]:
@@ -163,7 +165,7 @@ class PuzzleBoard(KitWidget):
     Parts, as at the play table: `controls` (`MoveControls`, whose moves the engine judges here)
     with its `hand_panel`, `action_bar` and `message`, and `board`, plus `heading` (the "Puzzle
     4 of 62" line), `picker` (the "Go to puzzle" menu), `question`, and `buttons` (every button
-    by its description).
+    by its `Control`).
     """
 
     puzzle_id = traitlets.Unicode("")
@@ -186,7 +188,7 @@ class PuzzleBoard(KitWidget):
                 first = find_puzzle(self.puzzles, start)
                 self._linked = True
             except PuzzleError as error:
-                note = f"{error} The first puzzle is shown instead."
+                note = _("{error} The first puzzle is shown instead.").format(error=error)
         self._missed: set[str] = set()
         """The puzzles with a wrong try on this page (found later, they do not count)."""
         self._seen: set[str] = set()
@@ -212,16 +214,16 @@ class PuzzleBoard(KitWidget):
         self.action_bar = self.controls.action_bar
         self.message = self.controls.message
         self.board = Board()
-        show(self.action_bar.buttons["Hint"], False)  # the answer is what the learner looks for
+        show(self.action_bar.buttons[Control.HINT], False)  # the answer is what the learner seeks
         # Always on screen here, Call Game goes without the kit's green: white on that green is
         # too faint to read (axe-core reports its colour contrast).
-        self.action_bar.buttons["Call Game"].button_style = ""
+        self.action_bar.buttons[Control.GAME].button_style = ""
         self.heading = part(widgets.HTML, "", layout=WIDE)
         self.heading.add_class("penang-puzzle-head")
         self.picker = part(
             widgets.Dropdown,
-            description=PICKER,
-            tooltip="Open any puzzle of the set; a tick marks those you solved",
+            description=label(Control.PUZZLE_PICKER),
+            tooltip=tooltip(Control.PUZZLE_PICKER),
             options=self._picker_options(),
             value=first.id,
             style={"description_width": "initial"},
@@ -231,13 +233,16 @@ class PuzzleBoard(KitWidget):
         picker_row = part(widgets.HBox, [self.picker], layout=WRAP)
         self.question = part(widgets.HTML, "", layout=WIDE)
         self.question.add_class("penang-explain")
-        nav = {name: _button(name) for name in NAV_BUTTONS}
-        moves = {k: b for k, b in self.action_bar.buttons.items() if k != "Hint"}
-        self.buttons: dict[str, widgets.Button] = {**moves, **nav}
+        nav = {c: button(c, "primary" if c is Control.NEXT_PUZZLE else "") for c in NAV_BUTTONS}
+        moves: dict[Control, widgets.Button] = {
+            c: b for c, b in self.action_bar.buttons.items() if c != Control.HINT
+        }
+        self.buttons: dict[Control, widgets.Button] = {**moves, **nav}
         self._listen()
         nav_row = part(widgets.HBox, list(nav.values()), layout=WRAP)
-        table_label = part(widgets.HTML, f'<p class="penang-summary">{TABLE_LABEL}</p>')
-        log_label = part(widgets.HTML, f'<p class="penang-summary">{LOG_LABEL}</p>')
+        table_words, log_words = esc(_(TABLE_LABEL)), esc(_(LOG_LABEL))
+        table_label = part(widgets.HTML, f'<p class="penang-summary">{table_words}</p>')
+        log_label = part(widgets.HTML, f'<p class="penang-summary">{log_words}</p>')
         # The question, the hand and the moves together, then what they refer to: on a
         # phone's narrow screen the table's melds no longer push the buttons a screen away.
         self._finish(
@@ -322,7 +327,7 @@ class PuzzleBoard(KitWidget):
         done = self._all_solved()
         first = next((p for p in self.puzzles if p.id not in done), None)
         if first is not None and first.id != self.puzzle_id:
-            self._note, self._note_tone = BACK, ""
+            self._note, self._note_tone = _(BACK), ""
             self.puzzle_id = first.id
 
     @guarded
@@ -335,12 +340,12 @@ class PuzzleBoard(KitWidget):
     def _listen(self) -> None:
         # The moves' buttons and Use this reading are the controls' own.
         handlers = {
-            "Previous": lambda _b: self._on_step(-1),
-            "Next puzzle": lambda _b: self._on_step(1),
-            "Show answer": self._on_answer,
+            Control.PREVIOUS_PUZZLE: lambda _b: self._on_step(-1),
+            Control.NEXT_PUZZLE: lambda _b: self._on_step(1),
+            Control.SHOW_ANSWER: self._on_answer,
         }
-        for name, handler in handlers.items():
-            self.buttons[name].on_click(handler)
+        for control, handler in handlers.items():
+            self.buttons[control].on_click(handler)
         self.picker.observe(self._on_pick, names="value")
 
     # -- callbacks --------------------------------------------------------------------------------
@@ -358,11 +363,13 @@ class PuzzleBoard(KitWidget):
         cards, _label = self.controls.show_move(answer, puzzle.id)
         self._placed = True
         self._seen.add(puzzle.id)
-        button = HINT_BUTTONS.get(answer.type, "")
-        picked = self.controls.picked()
-        done = (
-            f"Its cards are selected ({picked}): press {button}." if cards else f"Press {button}."
-        )
+        press = label(move_control(answer))
+        if cards:
+            done = _("Its cards are selected ({cards}): press {button}.").format(
+                cards=self.controls.picked(), button=press
+            )
+        else:
+            done = _("Press {button}.").format(button=press)
         self._say(paragraph(answer_sentence(puzzle)) + paragraph(done))
 
     # -- judging a try ----------------------------------------------------------------------------
@@ -385,25 +392,27 @@ class PuzzleBoard(KitWidget):
         self.action_bar.hide_chooser()
         self._placed = True
         if verdict.right:
-            for name in MOVE_BUTTONS:
-                self.buttons[name].disabled = True
+            for control in MOVE_BUTTONS:
+                self.buttons[control].disabled = True
             self.action_bar.target.disabled = True
             for toggle in self.hand_panel.toggles:
                 toggle.disabled = True
-            show(self.buttons["Show answer"], False)
+            show(self.buttons[Control.SHOW_ANSWER], False)
             if puzzle.id in self._seen:
-                tail = SEEN
+                tail = naming(SEEN)
             elif puzzle.id in self._missed:
-                tail = MISSED
+                tail = naming(MISSED)
             else:
-                tail = SOLVED
+                tail = naming(SOLVED)
             self._say(sentence + paragraph(tail), tone=OK)
-            if tail == SOLVED and puzzle.id not in self.solved:
+            solved = puzzle.id not in self._seen and puzzle.id not in self._missed
+            if solved and puzzle.id not in self.solved:
                 self.solved = [*self.solved, puzzle.id]
             return
         self._missed.add(puzzle.id)
-        show(self.buttons["Show answer"], True)
-        self.controls.refuse(sentence, paragraph("Try again, or press Show answer."))
+        show(self.buttons[Control.SHOW_ANSWER], True)
+        again = _("Try again, or press {button}.").format(button=label(Control.SHOW_ANSWER))
+        self.controls.refuse(sentence, paragraph(again))
 
     # -- rendering --------------------------------------------------------------------------------
     def _say(self, html: str, tone: str = "") -> None:
@@ -419,7 +428,11 @@ class PuzzleBoard(KitWidget):
         done = self._all_solved() if hasattr(self, "_place") else set()
         return [
             (
-                f"Puzzle {k} · difficulty {p.difficulty}" + (" · ✓ solved" if p.id in done else ""),
+                (
+                    _("Puzzle {number} · difficulty {difficulty} · ✓ solved")
+                    if p.id in done
+                    else _("Puzzle {number} · difficulty {difficulty}")
+                ).format(number=k, difficulty=p.difficulty),
                 p.id,
             )
             for k, p in enumerate(self.puzzles, 1)
@@ -442,11 +455,21 @@ class PuzzleBoard(KitWidget):
         puzzle = self.puzzle
         place = self._place[puzzle.id]
         done = self._all_solved()
-        mark = " · ✓ you solved this one" if puzzle.id in done else ""
-        line = (
-            f"Puzzle {place + 1} of {len(self.puzzles)} · difficulty {puzzle.difficulty} · "
-            f"solved {len(done)}{mark}"
-        )
+        words = {
+            "number": place + 1,
+            "count": len(self.puzzles),
+            "difficulty": puzzle.difficulty,
+            "solved": len(done),
+        }
+        if puzzle.id in done:
+            line = _(
+                "Puzzle {number} of {count} · difficulty {difficulty} · solved {solved} · ✓ you "
+                "solved this one"
+            ).format(**words)
+        else:
+            line = _(
+                "Puzzle {number} of {count} · difficulty {difficulty} · solved {solved}"
+            ).format(**words)
         value = f"<p><b>{render.esc(line)}</b></p>"
         if self.heading.value != value:
             self.heading.value = value
@@ -464,26 +487,29 @@ class PuzzleBoard(KitWidget):
                 self.picker.value = puzzle.id
             finally:
                 self._picking = False
-        self.question.value = f"<p><b>Puzzle:</b> {render.symbols(puzzle.question)}</p>"
+        self.question.value = "<p><b>{}</b> {}</p>".format(
+            esc(_("Puzzle:")), render.symbols(puzzle.question)
+        )
         self.board.show(
             deal, seat, frames.Changes(), turn_status(deal, seat), seat_status(deal, seat)
         )
         self.hand_panel.show(deal.hand(seat), True)
         self.action_bar.show(deal, True, None)
         # Every move button is offered: which one is right is the question itself.
-        for name in ("Declare Dead", "Call Game"):
-            show(self.buttons[name], True)
+        for control in (Control.DEAD, Control.GAME):
+            show(self.buttons[control], True)
         place = self._place[puzzle.id]
-        self.buttons["Previous"].disabled = place == 0
-        self.buttons["Next puzzle"].disabled = place + 1 == len(self.puzzles)
+        self.buttons[Control.PREVIOUS_PUZZLE].disabled = place == 0
+        self.buttons[Control.NEXT_PUZZLE].disabled = place + 1 == len(self.puzzles)
         tried = puzzle.id in self._missed or puzzle.id in self._seen
-        show(self.buttons["Show answer"], tried)
+        show(self.buttons[Control.SHOW_ANSWER], tried)
         note, tone = self._note, self._note_tone
         self._note, self._note_tone = "", NO
         if tried and not note:
-            note, tone = MISSED_BEFORE, ""
+            note, tone = _(MISSED_BEFORE), ""
         if not note:
             tone = ""
-        self._say(paragraph(note) + paragraph(ASK) if note else paragraph(ASK), tone=tone)
+        ask = paragraph(naming(ASK))
+        self._say(paragraph(note) + ask if note else ask, tone=tone)
         if is_shown(self._trouble):
             self.report("")

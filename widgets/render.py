@@ -20,6 +20,7 @@ from penang_lib.engine.cards import JOKER_DRAWN, Card, card_html, joker_svg, sym
 from penang_lib.engine.events import Event
 from penang_lib.engine.explain import explain
 from penang_lib.engine.rules import RULE_BOOK
+from penang_lib.i18n import N_, _
 
 FOUR_COLOUR = "penang-four-colour"
 """The class that turns a widget's cards into a four-colour deck (blue diamonds, green clubs)."""
@@ -141,7 +142,7 @@ STYLESHEET = """
   }
   .penang-kit table.penang-hands th:last-child { display: none; }
 }
-"""
+"""  # not for learners: the stylesheet
 
 JOKER_INK = "#6c3483"
 """The colour of a plain joker's drawing (a noted joker takes the colour of its suit)."""
@@ -172,7 +173,7 @@ def joker_button_css() -> str:
   background-image: var(--penang-joker); background-repeat: no-repeat;
   background-position: center; background-size: 1.3em 1.3em; color: transparent;
 }}
-"""
+"""  # not for learners: the stylesheet
 
 
 STYLESHEET += joker_button_css()
@@ -218,16 +219,18 @@ def face_down(count: int, label: str) -> str:
     """`count` face-down cards, drawn from the number alone (no card is known here)."""
     back = '<span class="penang-card penang-back" aria-hidden="true">?</span>'
     shown = min(count, 25)
+    # The number and the word stay as they were read before ("1 cards"): one message.
+    said = _("{hand}: {count} cards, face down").format(hand=label, count=count)
     return (
-        f'<span class="penang-cards" role="img" aria-label="{esc(label)}: {count} cards, '
-        f'face down">{back * shown}</span> <span class="penang-summary">{count}</span>'
+        f'<span class="penang-cards" role="img" aria-label="{esc(said)}">{back * shown}</span> '
+        f'<span class="penang-summary">{count}</span>'
     )
 
 
 def badge(rule: str, tone: str = "") -> str:
     """A rule id as a badge; its tooltip is the rule book's one-line summary."""
     summary = RULE_BOOK.get(rule, "")
-    cls = f"penang-badge {tone}".strip()
+    cls = f"penang-badge {tone}".strip()  # not for learners: CSS classes
     return f'<span class="{cls}" title="{esc(summary)}">{esc(rule)}</span>'
 
 
@@ -258,8 +261,8 @@ def frame_html(
         cls = row_class(row) if row_class else ""
         attr = f' class="{cls}"' if cls else ""
         body.append(f"<tr{attr}>{''.join(cells)}</tr>")
-    name = esc(label or "table")
-    table_class = f"penang-frame {kind}".strip()
+    name = esc(label or _("table"))
+    table_class = f"penang-frame {kind}".strip()  # not for learners: CSS classes
     table = (
         f'<table class="{table_class}" aria-label="{name}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table>"
@@ -281,7 +284,7 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
         if column == "name":
             return ("▶ " if row["to_move"] else "") + esc(value)
         if column == "cards":
-            label = f"{row['name']}'s hand"
+            label = _("{player}'s hand").format(player=row["name"])
             if value is None:
                 return face_down(row["card_count"], label)
             # A joker taken in a swap lies in the hand as a plain joker.
@@ -290,7 +293,7 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
         if column == "points":
             return "?" if value is None or value is pd.NA else esc(value)
         if column == "passport":
-            return "yes" if value else "not yet"
+            return esc(_("yes")) if value else esc(_("not yet"))
         return None
 
     def row_class(row: dict[str, Any]) -> str:
@@ -306,10 +309,10 @@ def hands_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
     return frame_html(
         frame,
         ["name", "status", "card_count", "points", "passport", "cards"],
-        ["Player", "Status", "Cards", "Points", "Passport", "Hand"],
+        [_("Player"), _("Status"), _("Cards"), _("Points"), _("Passport"), _("Hand")],
         cell,
         row_class,
-        label="hands",
+        label=_("hands"),
         kind="penang-hands",
     )
 
@@ -319,12 +322,13 @@ def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
     this step laid or changed highlighted, the cards just placed marked."""
     change = change or Changes()
     if frame.empty:
-        return '<p class="penang-summary">No meld on the table yet.</p>'
+        return '<p class="penang-summary">{}</p>'.format(esc(_("No meld on the table yet.")))
 
     def cell(column: str, value: Any, row: dict[str, Any]) -> str | None:
         if column == "cards":
             marked = change.left_hand if row["meld"] in change.melds else ()
-            return card_row(value, f"meld {row['meld']}: {row['description']}", marked)
+            words = _("meld {number}: {meld}").format(number=row["meld"], meld=row["description"])
+            return card_row(value, words, marked)
         return None
 
     def row_class(row: dict[str, Any]) -> str:
@@ -333,15 +337,16 @@ def table_html(frame: pd.DataFrame, change: Changes | None = None) -> str:
     return frame_html(
         frame,
         ["meld", "owner", "cards", "description"],
-        ["Meld", "Owner", "Cards", "What it is"],
+        [_("Meld"), _("Owner"), _("Cards"), _("What it is")],
         cell,
         row_class,
-        label="table",
+        label=_("table"),
     )
 
 
 LOG_COLUMNS = ("step", "turn", "player", "move", "rule")
-LOG_HEADERS = ("Step", "Turn", "Player", "Move", "Rule")
+LOG_HEADERS = (N_("Step"), N_("Turn"), N_("Player"), N_("Move"), N_("Rule"))
+"""The move log's column headers (marked: shown through `_()`)."""
 
 
 def log_rows(frame: pd.DataFrame) -> list[str]:
@@ -361,14 +366,15 @@ def log_table(rows: Sequence[str], latest_first: bool = True) -> str:
     """A move log from rows made by `log_rows`, newest first, in a box of its own height that
     scrolls (and can be reached by keyboard to scroll it)."""
     if not rows:
-        return '<p class="penang-summary">No move yet.</p>'
-    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in LOG_HEADERS)
+        return '<p class="penang-summary">{}</p>'.format(esc(_("No move yet.")))
+    head = "".join(f'<th scope="col">{esc(_(h))}</th>' for h in LOG_HEADERS)
     body = "".join(reversed(rows)) if latest_first else "".join(rows)
+    name = esc(_("move log"))
     table = (
-        f'<table class="penang-frame" aria-label="move log"><thead><tr>{head}</tr></thead>'
+        f'<table class="penang-frame" aria-label="{name}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table>"
     )
-    return f'<div class="penang-log" tabindex="0" role="region" aria-label="move log">{table}</div>'
+    return f'<div class="penang-log" tabindex="0" role="region" aria-label="{name}">{table}</div>'
 
 
 def log_html(frame: pd.DataFrame, latest_first: bool = True) -> str:
@@ -384,7 +390,7 @@ def scores_html(frame: pd.DataFrame) -> str:
         if column == "winner":
             # Words only: a trophy emoji shows as an empty box where no emoji font is installed
             # (Debian's Chromium without fonts-noto-color-emoji, some school machines).
-            return "<strong>wins</strong>" if value else ""
+            return "<strong>{}</strong>".format(esc(_("wins"))) if value else ""
         return None
 
     def row_class(row: dict[str, Any]) -> str:
@@ -393,10 +399,10 @@ def scores_html(frame: pd.DataFrame) -> str:
     return frame_html(
         frame,
         ["name", "status", "cards_left", "count", "winner"],
-        ["Player", "Status", "Cards left", "Count", ""],
+        [_("Player"), _("Status"), _("Cards left"), _("Count"), ""],
         cell,
         row_class,
-        label="scores",
+        label=_("scores"),
     )
 
 

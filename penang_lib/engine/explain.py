@@ -2,9 +2,13 @@
 which rule made it so. The CLI transcript, the widgets and the lessons all show these sentences.
 
 A play table's standing sentences are here too, for the learner at one seat: `turn_status` (whose
-turn, or who won), `seat_status` (the learner's hand, count and passport), `next_step` (what to do
-now: the engine's reason when Dead or Game is due), and the lines of the bots' moves
-(`bot_move_line`, `bots_played`, `earlier_bot_moves`).
+turn, or who won), `seat_status` (the learner's hand, count and passport), `due` (the move that is
+due, Dead or Game, and the engine's reason under its rule id), and the lines of the bots' moves
+(`bot_move_line`, `bots_played`, `earlier_bot_moves`). The engine says what happened and why; it
+names no control of a widget (what to click is the view's business, `penang_lib.widgets`).
+
+Every sentence is marked for the message catalog (`penang_lib.i18n`): a whole sentence with
+named placeholders, plurals through `ngettext`.
 """
 
 from __future__ import annotations
@@ -23,93 +27,126 @@ from penang_lib.engine.validate import ArgumentTypeError, shown
 from penang_lib.engine.validate import (
     join_names as join_names,  # the engine's refusals join names too
 )
+from penang_lib.i18n import N_, _, ngettext
 
 
 def _who(player: int | None, names: Sequence[str]) -> str:
     if player is None:
-        return "The table"
-    return names[player] if 0 <= player < len(names) else f"Player {player + 1}"
+        return _("The table")
+    if 0 <= player < len(names):
+        return names[player]
+    return _("Player {number}").format(number=player + 1)
 
 
 def _cards_word(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return ngettext("{count} card", "{count} cards", n).format(count=n)
 
 
 def _joker_text(card: Card) -> str:
     if card.as_rank is None:
-        return "a joker"
+        return _("a joker")
     if card.as_suit is None:
-        return f"a joker standing for {a_rank(card.as_rank)}"
-    return f"a joker standing for {Card(card.as_rank, card.as_suit).symbol}"
+        return _("a joker standing for {rank}").format(rank=a_rank(card.as_rank))
+    return _("a joker standing for {card}").format(card=Card(card.as_rank, card.as_suit).symbol)
 
 
 def _players(e: Event, names: Sequence[str]) -> str:
     n = int(e.detail)
-    extra = " the classic table" if n == 4 else ""
-    return f"{n} players sit down:{extra or ' Penang Rummy takes 2 to 5'}."
+    if n == 4:
+        return ngettext(
+            "{count} player sits down: the classic table.",
+            "{count} players sit down: the classic table.",
+            n,
+        ).format(count=n)
+    return ngettext(
+        "{count} player sits down: Penang Rummy takes 2 to 5.",
+        "{count} players sit down: Penang Rummy takes 2 to 5.",
+        n,
+    ).format(count=n)
 
 
 def _deck(e: Event, names: Sequence[str]) -> str:
     packs, jokers, total = (int(x) for x in e.detail.split(","))
-    return f"The deck is {packs} packs of 52 and {jokers} jokers: {total} cards."
+    # Two numbers in one sentence: a house rule's single pack still reads "1 packs" (as before).
+    return _("The deck is {packs} packs of 52 and {jokers} jokers: {total} cards.").format(
+        packs=packs, jokers=jokers, total=total
+    )
 
 
 def _dealer(e: Event, names: Sequence[str]) -> str:
-    return f"{_who(e.player, names)} deals."
+    return _("{player} deals.").format(player=_who(e.player, names))
 
 
 def _deal(e: Event, names: Sequence[str]) -> str:
-    return (
-        f"Cards go out one at a time, starting with {_who(e.player, names)} on the dealer's left, "
-        f"until each hand holds {e.after}; the other {e.detail} are put aside, face down, unused."
-    )
+    return _(
+        "Cards go out one at a time, starting with {player} on the dealer's left, until each "
+        "hand holds {size}; the other {rest} are put aside, face down, unused."
+    ).format(player=_who(e.player, names), size=e.after, rest=e.detail)
 
 
 def _turn_order(e: Event, names: Sequence[str]) -> str:
     who = _who(e.player, names)
     if e.detail:
         skipped = [_who(int(s), names) for s in e.detail.split(",")]
-        are = "is dead and is" if len(skipped) == 1 else "are dead and are"
-        return f"{who} plays next, going clockwise: {join_names(skipped)} {are} skipped."
-    return f"{who} plays next (play goes clockwise from the dealer's left)."
+        return ngettext(
+            "{player} plays next, going clockwise: {skipped} is dead and is skipped.",
+            "{player} plays next, going clockwise: {skipped} are dead and are skipped.",
+            len(skipped),
+        ).format(player=who, skipped=join_names(skipped))
+    return _("{player} plays next (play goes clockwise from the dealer's left).").format(player=who)
 
 
 def _passport(e: Event, names: Sequence[str]) -> str:
-    return (
-        f"{_who(e.player, names)} lays a first meld from the hand: that is the passport, and from "
-        "now on lay-offs and joker swaps are allowed too."
-    )
+    return _(
+        "{player} lays a first meld from the hand: that is the passport, and from now on "
+        "lay-offs and joker swaps are allowed too."
+    ).format(player=_who(e.player, names))
 
 
 def _meld_text(e: Event) -> str:
     """What the event's meld is, in words (its cards when the event carries no meld)."""
-    return e.meld.description if e.meld is not None else f"the meld {cards_symbols(e.cards)}"
+    if e.meld is not None:
+        return e.meld.description
+    return _("the meld {cards}").format(cards=cards_symbols(e.cards))
 
 
 def _meld(e: Event, names: Sequence[str]) -> str:
+    who = _who(e.player, names)
     if e.meld is None:
-        return f"{_who(e.player, names)} melds {cards_symbols(e.cards)}."
-    why = "one suit, ranks in a row" if e.meld.kind is Kind.RUN else "one rank, suits may repeat"
-    return (
-        f"{_who(e.player, names)} melds {e.meld.symbols}, {e.meld.description} ({why}), "
-        f"and has {_cards_word(e.after)} left."
-    )
+        return _("{player} melds {cards}.").format(player=who, cards=cards_symbols(e.cards))
+    words = {
+        "player": who,
+        "cards": e.meld.symbols,
+        "meld": e.meld.description,
+        "left": _cards_word(e.after),
+    }
+    if e.meld.kind is Kind.RUN:
+        return _(
+            "{player} melds {cards}, {meld} (one suit, ranks in a row), and has {left} left."
+        ).format(**words)
+    return _(
+        "{player} melds {cards}, {meld} (one rank, suits may repeat), and has {left} left."
+    ).format(**words)
 
 
 def _joker(e: Event, names: Sequence[str]) -> str:
     stands = ", ".join(_joker_text(c) for c in e.cards)
-    return (
-        f"In {_who(e.player, names)}'s meld there is {stands}: once played, a joker keeps "
-        "that identity until someone swaps it out."
-    )
+    return _(
+        "In {player}'s meld there is {jokers}: once played, a joker keeps that identity until "
+        "someone swaps it out."
+    ).format(player=_who(e.player, names), jokers=stands)
 
 
 _LAID_OFF: Final = {
-    "run": "{who} lays off {card} on the run {before}, which now runs from {first} to {last}. "
-    "{who} has {left} in hand.",
-    "set": "{who} lays off {card} on the set {before}, which now holds {size} {rank}. "
-    "{who} has {left} in hand.",
-    "meld": "{who} lays off {card}. {who} has {left} in hand.",
+    "run": N_(
+        "{who} lays off {card} on the run {before}, which now runs from {first} to {last}. "
+        "{who} has {left} in hand."
+    ),
+    "set": N_(
+        "{who} lays off {card} on the set {before}, which now holds {size} {rank}. "
+        "{who} has {left} in hand."
+    ),
+    "meld": N_("{who} lays off {card}. {who} has {left} in hand."),
 }
 """A lay-off, naming the meld as it was before the card and as it is after it (its new ends,
 or how many cards of its rank it now holds)."""
@@ -134,69 +171,83 @@ def _lay_off(e: Event, names: Sequence[str]) -> str:
     }
     meld = e.meld
     if meld is None:
-        return _LAID_OFF["meld"].format(**words)
+        return _(_LAID_OFF["meld"]).format(**words)
     before = cards_symbols(_cards_before(meld, card))
     if meld.kind is Kind.SET:
         rank = rank_name(meld.low, plural=True)
-        return _LAID_OFF["set"].format(**words, before=before, size=len(meld.cards), rank=rank)
+        return _(_LAID_OFF["set"]).format(**words, before=before, size=len(meld.cards), rank=rank)
     first = position_card(meld.suit, meld.low).symbol
     last = position_card(meld.suit, meld.high).symbol
-    return _LAID_OFF["run"].format(**words, before=before, first=first, last=last)
+    return _(_LAID_OFF["run"]).format(**words, before=before, first=first, last=last)
 
 
 def _swap(e: Event, names: Sequence[str]) -> str:
     card, stood = e.cards[0], e.cards[1]
-    return (
-        f"{_who(e.player, names)} puts {card.symbol} in place of {_joker_text(stood)} in "
-        f"{_meld_text(e)} and takes the joker: a swap is not an action, so it does not count "
-        "as the turn's meld or lay-off."
+    return _(
+        "{player} puts {card} in place of {joker} in {meld} and takes the joker: a swap is not "
+        "an action, so it does not count as the turn's meld or lay-off."
+    ).format(
+        player=_who(e.player, names), card=card.symbol, joker=_joker_text(stood), meld=_meld_text(e)
     )
 
 
 def _turn(e: Event, names: Sequence[str]) -> str:
     n = int(e.detail or 0)
-    return (
-        f"{_who(e.player, names)} ends the turn after {n} action{'s' if n != 1 else ''}, "
-        f"holding {_cards_word(e.after)}."
-    )
+    return ngettext(
+        "{player} ends the turn after {count} action, holding {left}.",
+        "{player} ends the turn after {count} actions, holding {left}.",
+        n,
+    ).format(player=_who(e.player, names), count=n, left=_cards_word(e.after))
 
 
 def _dead(e: Event, names: Sequence[str]) -> str:
-    count = e.counts[0] if e.counts else 0
-    return (
-        f"{_who(e.player, names)} can make no meld and no lay-off, even after a swap, and is "
-        f"dead: {_cards_word(e.after)} ({count} points) "
-        f"{'stays' if e.after == 1 else 'stay'} in hand and count{'s' if e.after == 1 else ''} "
-        "at the end."
-    )
+    points = e.counts[0] if e.counts else 0
+    return ngettext(
+        "{player} can make no meld and no lay-off, even after a swap, and is dead: {count} card "
+        "({points} points) stays in hand and counts at the end.",
+        "{player} can make no meld and no lay-off, even after a swap, and is dead: {count} cards "
+        "({points} points) stay in hand and count at the end.",
+        e.after,
+    ).format(player=_who(e.player, names), count=e.after, points=points)
 
 
 def _dead_passport(e: Event, names: Sequence[str]) -> str:
-    count = e.counts[0] if e.counts else 0
-    return (
-        f"{_who(e.player, names)} cannot make a first meld (the passport) and is dead at once: "
-        f"all {_cards_word(e.after)} ({count} points) count against them."
-    )
+    points = e.counts[0] if e.counts else 0
+    return ngettext(
+        "{player} cannot make a first meld (the passport) and is dead at once: all {count} card "
+        "({points} points) count against them.",
+        "{player} cannot make a first meld (the passport) and is dead at once: all {count} cards "
+        "({points} points) count against them.",
+        e.after,
+    ).format(player=_who(e.player, names), count=e.after, points=points)
 
 
 def _game(e: Event, names: Sequence[str]) -> str:
-    return f"{_who(e.player, names)} has no cards left and calls Game: the deal is won."
+    return _("{player} has no cards left and calls Game: the deal is won.").format(
+        player=_who(e.player, names)
+    )
 
 
 def _end(e: Event, names: Sequence[str]) -> str:
     if e.detail == "game":
-        return "The deal stops at once; everyone else counts the cards still in hand."
-    if e.detail == "one alive":
-        return "Only one player is still alive, and under this house rule the deal ends there."
-    return "Every player is dead, so the deal is over without anyone going out."
+        return _("The deal stops at once; everyone else counts the cards still in hand.")
+    if e.detail == "one alive":  # not for learners: the event's detail, a key
+        return _("Only one player is still alive, and under this house rule the deal ends there.")
+    return _("Every player is dead, so the deal is over without anyone going out.")
 
 
 def _scoring(e: Event, names: Sequence[str]) -> str:
-    counts = ", ".join(f"{_who(p, names)} {c}" for p, c in enumerate(e.counts))
+    counts = ", ".join(
+        _("{player} {points}").format(player=_who(p, names), points=c)
+        for p, c in enumerate(e.counts)
+    )
     winners = [_who(int(w), names) for w in e.detail.split(",") if w]
-    won = join_names(winners)
-    verb = "share the win" if len(winners) > 1 else "wins"
-    return f"Counts (the points of the cards left in each hand): {counts}. {won} {verb}."
+    # One winner (or, never in a deal, none) wins; several share the win.
+    return ngettext(
+        "Counts (the points of the cards left in each hand): {counts}. {winners} wins.",
+        "Counts (the points of the cards left in each hand): {counts}. {winners} share the win.",
+        max(len(winners), 1),
+    ).format(counts=counts, winners=join_names(winners))
 
 
 _EXPLAINERS: dict[str, Callable[[Event, Sequence[str]], str]] = {
@@ -241,7 +292,9 @@ def explain(event: Event, names: Sequence[str] | None = None) -> str:
     explainer = _EXPLAINERS.get(event.rule)
     try:
         if explainer is None:
-            return f"Rule {event.rule}: {cards_symbols(event.cards)}"
+            return _("Rule {rule}: {cards}").format(
+                rule=event.rule, cards=cards_symbols(event.cards)
+            )
         return explainer(event, names or DEFAULT_NAMES)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError):
         raise ValueError(
@@ -256,12 +309,12 @@ EXPLAINED_RULES = frozenset(_EXPLAINERS)
 
 # -- a play table's standing sentences ----------------------------------------------------------
 STATUS_WORDS = {
-    Status.ALIVE: "alive",
-    Status.DEAD: "dead",
-    Status.DEAD_PASSPORT: "dead (no passport)",
-    Status.OUT: "went out",
+    Status.ALIVE: N_("alive"),
+    Status.DEAD: N_("dead"),
+    Status.DEAD_PASSPORT: N_("dead (no passport)"),
+    Status.OUT: N_("went out"),
 }
-"""A player's status in the words a learner reads."""
+"""A player's status in the words a learner reads (marked: show them through `_()`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,10 +327,6 @@ class Said:
     ok: bool | None = None
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def _seat(deal: Deal, seat: int) -> int:
     if not isinstance(deal, Deal):
         raise ArgumentTypeError(f"a play table's sentences need a Deal, not {shown(deal)}")
@@ -286,11 +335,11 @@ def _seat(deal: Deal, seat: int) -> int:
     return seat
 
 
-_YOUR_TURN: Final = "Your turn {own} ({name}), turn {number} of the deal."
+_YOUR_TURN: Final = N_("Your turn {own} ({name}), turn {number} of the deal.")
 """The learner's turn: `own` counts the learner's own turns in this deal, this one included (as
 the review numbers them), `number` everyone's."""
-_BOT_TURN: Final = "{name}'s turn ({bot} bot), turn {number} of the deal."
-_THEIR_TURN: Final = "{name}'s turn, turn {number} of the deal."
+_BOT_TURN: Final = N_("{name}'s turn ({bot} bot), turn {number} of the deal.")
+_THEIR_TURN: Final = N_("{name}'s turn, turn {number} of the deal.")
 """Another player's turn: `number` counts every player's turns in this deal, this one included."""
 
 
@@ -302,78 +351,78 @@ def turn_status(deal: Deal, seat: int, bots: Mapping[int, str] | None = None) ->
     seat = _seat(deal, seat)
     if deal.is_over:
         winners = join_names([deal.names[w] for w in deal.winners])
-        return f"The deal is over after {_plural(deal.turn_number, 'turn')}. Won by {winners}."
+        turns = deal.turn_number
+        return ngettext(
+            "The deal is over after {count} turn. Won by {winners}.",
+            "The deal is over after {count} turns. Won by {winners}.",
+            turns,
+        ).format(count=turns, winners=winners)
     if deal.turn == seat:
         own = deal.turns[seat]
-        return _YOUR_TURN.format(own=own, name=deal.names[seat], number=deal.turn_number)
+        return _(_YOUR_TURN).format(own=own, name=deal.names[seat], number=deal.turn_number)
     bot = (bots or {}).get(deal.turn)
     words = {"name": deal.names[deal.turn], "bot": bot, "number": deal.turn_number}
-    return (_BOT_TURN if bot else _THEIR_TURN).format(**words)
+    return _(_BOT_TURN if bot else _THEIR_TURN).format(**words)
 
 
 def seat_status(deal: Deal, seat: int) -> str:
     """The learner's own standing: their status, how many cards they hold, what those count and
     whether they have made the passport."""
     seat = _seat(deal, seat)
-    standing = STATUS_WORDS[deal.status[seat]]
-    passport = "made" if deal.passport[seat] else "not yet"
-    return (
-        f"You are {deal.names[seat]} ({standing}): {_plural(deal.hand_size(seat), 'card')} "
-        f"counting {deal.count(seat)} points; passport {passport}."
-    )
+    size = deal.hand_size(seat)
+    words = {
+        "name": deal.names[seat],
+        "status": _(STATUS_WORDS[deal.status[seat]]),
+        "count": size,
+        "points": deal.count(seat),
+    }
+    if deal.passport[seat]:
+        return ngettext(
+            "You are {name} ({status}): {count} card counting {points} points; passport made.",
+            "You are {name} ({status}): {count} cards counting {points} points; passport made.",
+            size,
+        ).format(**words)
+    return ngettext(
+        "You are {name} ({status}): {count} card counting {points} points; passport not yet.",
+        "You are {name} ({status}): {count} cards counting {points} points; passport not yet.",
+        size,
+    ).format(**words)
 
 
-def next_step(deal: Deal, seat: int, forced: Move | None = None) -> tuple[Said, ...]:
-    """What the learner at `seat` can do now, in a play table's words. When Dead or Game is due
-    (`forced`, else `forced_move(deal, seat)`), the engine's reason under its rule id comes with
-    it: rule `dead` or `dead.passport` (refused: no meld or lay-off can be made), or `game`."""
+def due(deal: Deal, seat: int, forced: Move | None = None) -> tuple[Move, Said] | None:
+    """The move due for the learner at `seat` and the engine's reason for it, when Dead or Game
+    is due (`forced`, else `forced_move(deal, seat)`); None when the deal is over or no move is
+    forced. The reason is under its rule id: `dead` or `dead.passport` (refused: no meld or
+    lay-off can be made) for Declare Dead, `game` (allowed: the hand is empty) for Call Game.
+    What to click is the view's business (`penang_lib.widgets.play_parts.next_step`)."""
     seat = _seat(deal, seat)
     if deal.is_over:
-        return (Said("The deal is over: every hand is shown. Click New deal to play another."),)
+        return None
     forced = forced if forced is not None else forced_move(deal, seat)
     if forced == DeclareDead():
         verdict = deal.can_play()
-        return (
-            Said("Dead is due:"),
-            Said(verdict.reason, verdict.rule, ok=False),
-            Said("Click Declare Dead."),
-        )
+        return forced, Said(verdict.reason, verdict.rule, ok=False)
     if forced == DeclareGame():
         err = deal.explain_illegal(EndTurn())
-        return (
-            Said(err.reason if err is not None else "", "game", ok=True),
-            Said("Click Call Game."),
-        )
-    if deal.turn == seat:
-        if deal.actions:
-            return (Said("Your turn: play more, or click End turn."),)
-        return (
-            Said(
-                "Your turn: select cards and click Meld, or choose a meld on the table and "
-                "Lay off or Swap one card."
-            ),
-        )
-    if deal.status[seat] is not Status.ALIVE:
-        return (Said("You are out of this deal: Bots to my turn plays it to the end."),)
-    return (
-        Said(
-            f"It is {deal.names[deal.turn]}'s turn: click Bot move to see the next move, or "
-            "Bots to my turn."
-        ),
-    )
+        return forced, Said(err.reason if err is not None else "", "game", ok=True)
+    return None
 
 
 def bot_move_line(names: Sequence[str], seat: int, bot: str, move: Move, why: str = "") -> str:
     """One bot's move: who played it, which bot it is, the move, and, given, the bot's reason."""
-    tail = f" Why: {why}" if why else ""
-    return f"{_who(seat, names)} ({bot} bot): {move.label()}.{tail}"
+    words = {"player": _who(seat, names), "bot": bot, "move": move.label()}
+    if why:
+        return _("{player} ({bot} bot): {move}. Why: {why}").format(**words, why=why)
+    return _("{player} ({bot} bot): {move}.").format(**words)
 
 
 def bots_played(count: int) -> str:
     """The line above the moves the bots played in a row."""
-    return f"The bots played {_plural(count, 'move')}:"
+    played = ngettext("The bots played {count} move:", "The bots played {count} moves:", count)
+    return played.format(count=count)
 
 
 def earlier_bot_moves(count: int) -> str:
-    """Said when only the last of the bots' moves are listed: how many came before them."""
-    return f"… and {count} earlier bot moves (see the move log)."
+    """Said when only the last of the bots' moves are listed: how many came before them (always
+    more than one in a play table, which lists twelve)."""
+    return _("… and {count} earlier bot moves (see the move log).").format(count=count)

@@ -26,9 +26,9 @@ from penang_lib.engine.explain import (
     Said,
     bot_move_line,
     bots_played,
+    due,
     earlier_bot_moves,
     join_names,
-    next_step,
     seat_status,
     turn_status,
 )
@@ -63,8 +63,8 @@ def _game_deal() -> Deal:
 
 
 def test_every_rule_id_is_named_by_an_event_or_a_verdict() -> None:
-    named = {e.rule for _, e in _random_deal_events(range(12), 4)}
-    named |= {e.rule for _, e in _random_deal_events(range(6), 2)}
+    named = {e.rule for _deal, e in _random_deal_events(range(12), 4)}
+    named |= {e.rule for _deal, e in _random_deal_events(range(6), 2)}
     named |= {e.rule for e in _swap_deal().events + _game_deal().events}
     verdicts = [
         check_meld("5H 6H"),  # meld
@@ -78,7 +78,7 @@ def test_every_rule_id_is_named_by_an_event_or_a_verdict() -> None:
 
 
 def test_explain_has_a_sentence_for_every_event_rule() -> None:
-    produced = {e.rule for _, e in _random_deal_events(range(8), 3)} | {
+    produced = {e.rule for _deal, e in _random_deal_events(range(8), 3)} | {
         e.rule for e in _swap_deal().events
     }
     assert produced <= EXPLAINED_RULES
@@ -255,45 +255,25 @@ def test_seat_status_says_the_learners_standing() -> None:
     assert STATUS_WORDS[Status.DEAD_PASSPORT] == "dead (no passport)"
 
 
-def test_next_step_gives_the_engines_reason_when_dead_is_due() -> None:
+def test_due_gives_the_engines_reason_when_dead_is_due() -> None:
     deal = Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1)
     verdict = deal.can_play()
-    assert next_step(deal, 0) == (
-        Said("Dead is due:"),
-        Said(verdict.reason, "dead.passport", ok=False),
-        Said("Click Declare Dead."),
-    )
+    assert due(deal, 0) == (DeclareDead(), Said(verdict.reason, "dead.passport", ok=False))
+    assert due(deal, 0, DeclareDead()) == due(deal, 0)
     deal.push(DeclareDead())
-    assert next_step(deal, 0) == (
-        Said("You are out of this deal: Bots to my turn plays it to the end."),
-    )
+    assert due(deal, 0) is None
 
 
-def test_next_step_gives_the_engines_reason_when_game_is_yours() -> None:
+def test_due_gives_the_engines_reason_when_game_is_yours() -> None:
     deal = Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1)
-    assert next_step(deal, 0) == (
-        Said(
-            "Your turn: select cards and click Meld, or choose a meld on the table and Lay off "
-            "or Swap one card."
-        ),
-    )
-    assert next_step(deal, 1) == (
-        Said("It is North's turn: click Bot move to see the next move, or Bots to my turn."),
-    )
+    assert due(deal, 0) is None
+    assert due(deal, 1) is None
     deal.push(MeldMove.of("5S 6S 7S"))
     err = deal.explain_illegal(EndTurn())
     assert err is not None
-    assert next_step(deal, 0) == (Said(err.reason, "game", ok=True), Said("Click Call Game."))
+    assert due(deal, 0) == (DeclareGame(), Said(err.reason, "game", ok=True))
     deal.push(DeclareGame())
-    assert next_step(deal, 0) == (
-        Said("The deal is over: every hand is shown. Click New deal to play another."),
-    )
-
-
-def test_next_step_after_an_action_offers_end_turn() -> None:
-    deal = Deal(hands=["5S 6S 7S 2H", "7D 8D 9D 3C"], dealer=1)
-    deal.push(MeldMove.of("5S 6S 7S"))
-    assert next_step(deal, 0) == (Said("Your turn: play more, or click End turn."),)
+    assert due(deal, 0) is None
 
 
 def test_the_bots_lines() -> None:

@@ -10,7 +10,8 @@ import re
 from penang_lib import Deal, LayOff, MeldMove, PlayerView, Swap
 from penang_lib.engine.bots import make_bot
 from penang_lib.engine.cards import Card
-from penang_lib.widgets.play import HINT_BUTTONS, PlayTable
+from penang_lib.widgets.controls import Control
+from penang_lib.widgets.play import PlayTable
 from penang_lib.widgets.shared import is_shown
 
 
@@ -69,7 +70,7 @@ def play_to_the_end(table: PlayTable, learner: str = "greedy") -> None:
     deal = table.deal
     while not deal.is_over:
         if deal.turn != table.seat:
-            table.buttons["Bots to my turn"].click()
+            table.buttons[Control.BOTS_TO_ME].click()
             continue
         move = bot.choose(PlayerView.of(deal)).move
         if isinstance(move, MeldMove):
@@ -79,5 +80,5 @@ def play_to_the_end(table: PlayTable, learner: str = "greedy") -> None:
             table.target.value = move.target
         table.controls.hint.remember(move, table.selected(), deal.state_key())
         before = len(deal.move_stack)
-        table.buttons[HINT_BUTTONS[move.type]].click()
+        table.buttons[Control(move.type)].click()
         assert len(deal.move_stack) == before + 1 and deal.move_stack[-1] == move

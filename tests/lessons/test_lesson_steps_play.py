@@ -20,7 +20,8 @@ from penang_lib import Swap as SwapMove
 from penang_lib.engine.cards import read_cards
 from penang_lib.engine.explain import explain
 from penang_lib.widgets import render
-from penang_lib.widgets.play import CLEARED, HINT_BUTTONS, PlayTable
+from penang_lib.widgets.controls import Control, label
+from penang_lib.widgets.play import CLEARED, PlayTable
 from penang_lib.widgets.shared import is_shown
 from tests.checkout import REPO
 
@@ -100,7 +101,7 @@ def choose_meld(table: PlayTable, number: int, shows: str = "") -> None:
     table.target.value = number
 
 
-def press(table: PlayTable, button: str) -> None:
+def press(table: PlayTable, button: Control) -> None:
     assert is_shown(table.buttons[button]) and not table.buttons[button].disabled, button
     table.buttons[button].click()
 
@@ -127,7 +128,7 @@ def test_lesson_3_make_your_passport() -> None:
     assert words(table.status.value).startswith("Your turn 1 (North), turn 2 of the deal.")
 
     says(md, "Press **End turn** at once. Refused: you may not pass (rule `turn`)")
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     refused(table, "turn", cleared=False)
 
     says(md, "Click **8♥** in your hand, keep meld 0", "press **Lay off**", "(rule `passport`)")
@@ -135,25 +136,25 @@ def test_lesson_3_make_your_passport() -> None:
     click(table, "8H")
     assert selected_line(table) == ["Selected:", "8♥"]
     choose_meld(table, 0, "5♥ 6♥ 7♥")
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     refused(table, "passport")
     assert selected_line(table) == ["Selected:", "none"]
 
     says(md, "Click **9♠ 9♦ 9♣** and press **Meld**. That is your passport")
     click(table, "9S 9D 9C")
-    press(table, "Meld")
+    press(table, Control.MELD)
     assert "passport" in rules(table) and deal.passport[table.seat]
 
     says(md, "click **8♥**, press **Lay off**. Then **End turn**")
     click(table, "8H")
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     assert "lay-off" in rules(table) and str(deal.table[0]) == "5H 6H 7H 8H"
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     assert deal.turn != table.seat
 
     says(md, "press **Bot move** to see the others make their own passports")
     bot = deal.turn
-    press(table, "Bot move")
+    press(table, Control.BOT_MOVE)
     assert deal.passport[bot] and "passport" in rules(table)
 
 
@@ -165,14 +166,14 @@ def test_lesson_3_a_hand_with_no_meld() -> None:
 
     says(md, "Click **8♥** and press **Lay off**: refused (rule `passport`)")
     click(table, "8H")
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     refused(table, "passport")
     says(md, "Under the refusal the message still says that Dead is due (rule `dead.passport`)")
     assert rules(table) == ["passport", "dead.passport"]
     assert "Dead is due" in message(table) and verdict.reason in message(table)
 
     says(md, "Press **Declare Dead**: your whole hand now counts against you")
-    press(table, "Declare Dead")
+    press(table, Control.DEAD)
     assert deal.status[table.seat] is Status.DEAD_PASSPORT
 
 
@@ -185,7 +186,7 @@ def test_lesson_4_lay_off() -> None:
     says(md, "Select **8♥**, choose meld 0 in **Meld on table**, and click **Lay off**")
     click(table, "8H")
     choose_meld(table, 0, "5♥ 6♥ 7♥")
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     assert "lay-off" in rules(table) and str(deal.table[0]) == "5H 6H 7H 8H"
 
     says(md, "select **2♦**, choose meld 2 (Q♦ K♦ A♦), click **Lay off**")
@@ -193,7 +194,7 @@ def test_lesson_4_lay_off() -> None:
     before = deal.state_key()
     click(table, "2D")
     choose_meld(table, 2, "Q♦ K♦ A♦")
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     err = deal.explain_illegal(LayOff(2, read_cards("2D", "card")[0]))
     assert err is not None
     refused(table, err.rule)
@@ -203,22 +204,22 @@ def test_lesson_4_lay_off() -> None:
     says(md, "It could stand for 4♥ or 9♥", "**Joker stands for** menu", "**Use this reading**")
     click(table, "JK")
     choose_meld(table, 0)
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     assert is_shown(table.chooser)
     labels = [label for label, _ in table.readings.options]
     assert [label.split()[0] for label in labels] == ["JK=4♥", "JK=9♥"]  # plain text: JK
     says(md, "which appears above the message")
     assert "above this message" in message(table)
     table.readings.value = 1
-    press(table, "Use this reading")
+    press(table, Control.USE_READING)
     assert str(deal.table[0]) == "5H 6H 7H 8H JK@9H"
 
     says(md, "Where can **9♥** go now?", "click **End turn** when you like")
     nine = read_cards("9H", "card")[0]
     assert any(deal.is_legal(LayOff(i, nine)) for i in range(len(deal.table)))
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     says(md, "then **Bots to my turn**")
-    press(table, "Bots to my turn")
+    press(table, Control.BOTS_TO_ME)
     assert deal.turn == table.seat or deal.is_over
 
 
@@ -232,23 +233,23 @@ def test_lesson_5_swap_then_use_the_joker() -> None:
     says(md, "Select **7♥**, choose meld 1 (East's run) in **Meld on table**, and click **Swap**")
     click(table, "7H")
     choose_meld(table, 1, "East's run 5♥ 6♥ 🃏=7♥")
-    press(table, "Swap")
+    press(table, Control.SWAP)
     assert "swap" in rules(table)
     assert any(c.is_joker for c in deal.hand(table.seat))
 
     says(md, "Click **End turn**: refused, since a swap alone is not an action")
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     err = deal.explain_illegal(EndTurn())
     assert err is not None
     refused(table, err.rule, cleared=False)
 
     says(md, "Select **9♠ 9♣ 🃏** and click **Meld**: a set of nines")
     click(table, "9S 9C JK")
-    press(table, "Meld")
+    press(table, Control.MELD)
     assert "set" in rules(table) and deal.table[-1].kind == "set"
 
     says(md, "Now click **End turn**")
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     assert deal.turn != table.seat
 
 
@@ -259,26 +260,26 @@ def test_lesson_5_no_swap_before_the_passport() -> None:
     says(md, "The refusal clears your selection")
     click(table, "7H")
     choose_meld(table, 0, "East's run 5♥ 6♥ 🃏=7♥")
-    press(table, "Swap")
+    press(table, Control.SWAP)
     refused(table, "passport")
 
     says(md, "Select **8♠ 8♦ 8♣** and click **Meld**: that is your passport")
     click(table, "8S 8D 8C")
-    press(table, "Meld")
+    press(table, Control.MELD)
     assert deal.passport[table.seat] and "passport" in rules(table)
 
     says(md, "Try the same swap again (select **7♥**, meld 0, **Swap**): now it is allowed")
     click(table, "7H")
     choose_meld(table, 0)
-    press(table, "Swap")
+    press(table, Control.SWAP)
     assert "swap" in rules(table)
 
     says(md, "select **🃏**, choose meld 3, click **Lay off**", "click **End turn**")
     click(table, "JK")
     choose_meld(table, 3, "North's set 8♠ 8♦ 8♣")
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     assert "lay-off" in rules(table) and len(deal.table[3].cards) == 4
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     assert deal.turn != table.seat
 
 
@@ -288,7 +289,7 @@ def test_lesson_5_a_swap_that_would_leave_you_stuck() -> None:
     says(md, "You are North with 7♥ and 2♣", "Select **7♥**, choose meld 1 and click **Swap**")
     click(table, "7H")
     choose_meld(table, 1)
-    press(table, "Swap")
+    press(table, Control.SWAP)
     err = deal.explain_illegal(SwapMove(1, read_cards("7H", "card")[0]))
     assert err is not None
     refused(table, err.rule)
@@ -297,7 +298,7 @@ def test_lesson_5_a_swap_that_would_leave_you_stuck() -> None:
     assert rules(table) == [err.rule, verdict.rule]
     assert "Dead is due" in message(table) and verdict.reason in message(table)
     assert list(deal.legal_moves) == [DeclareDead()]
-    assert is_shown(table.buttons["Declare Dead"])
+    assert is_shown(table.buttons[Control.DEAD])
 
 
 def test_lesson_5_a_joker_from_your_own_meld() -> None:
@@ -311,17 +312,17 @@ def test_lesson_5_a_joker_from_your_own_meld() -> None:
     says(md, "**Joker stands for** menu", "click **Use this reading**")
     click(table, "JK")
     choose_meld(table, 0)
-    press(table, "Lay off")
+    press(table, Control.LAY_OFF)
     labels = [label for label, _ in table.readings.options]
     wanted = "JK=8♥"  # as the lesson writes it: a menu holds plain text
     table.readings.value = next(i for i, label in enumerate(labels) if label.startswith(wanted))
-    press(table, "Use this reading")
+    press(table, Control.USE_READING)
     assert str(deal.table[0]) == "5H 6H 7H JK@8H"
 
     says(md, "Select **8♥**, keep meld 0 and click **Swap**: allowed")
     says(md, "the joker is back in your hand")
     click(table, "8H")
-    press(table, "Swap")
+    press(table, Control.SWAP)
     swap = next(e for e in deal.event_stack[-1] if e.rule == "swap")
     assert explain(swap, deal.names) in message(table)
     # The lay-off was this turn's action already: nothing may say the turn still needs one.
@@ -330,7 +331,7 @@ def test_lesson_5_a_joker_from_your_own_meld() -> None:
     assert any(c.is_joker for c in deal.hand(me))
 
     says(md, "you may click **End turn**")
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     assert deal.turn != me
 
 
@@ -341,9 +342,9 @@ def test_lesson_6_dead_is_due() -> None:
     says(md, "2♣ 7♦ K♠", "Click **Declare Dead**", "Click **Bots to my turn**")
     assert sorted(c.symbol for c in deal.hand(table.seat)) == sorted(["2♣", "7♦", "K♠"])
     assert deal.can_play().reason in message(table)
-    press(table, "Declare Dead")
+    press(table, Control.DEAD)
     assert deal.status[table.seat] is Status.DEAD
-    press(table, "Bots to my turn")
+    press(table, Control.BOTS_TO_ME)
     assert deal.is_over and is_shown(table.scores)
 
 
@@ -352,14 +353,14 @@ def test_lesson_6_going_out() -> None:
     deal = table.deal
     says(md, "Select **J♣ Q♣ K♣** and click **Meld**")
     click(table, "JC QC KC")
-    press(table, "Meld")
+    press(table, Control.MELD)
     says(md, "Select **8♥**, choose meld 0 (5♥ 6♥ 7♥) and click **Lay off**")
     click(table, "8H")
     choose_meld(table, 0, "5♥ 6♥ 7♥")
-    press(table, "Lay off")
-    assert deal.hand(table.seat) == [] and is_shown(table.buttons["Call Game"])
+    press(table, Control.LAY_OFF)
+    assert deal.hand(table.seat) == [] and is_shown(table.buttons[Control.GAME])
     says(md, "Click **Call Game** and read the counts")
-    press(table, "Call Game")
+    press(table, Control.GAME)
     assert deal.is_over and deal.winners == [table.seat] and is_shown(table.scores)
 
 
@@ -370,12 +371,12 @@ def follow_the_hints(table: PlayTable) -> None:
     deal = table.deal
     while not deal.is_over:
         if deal.turn != table.seat:
-            press(table, "Bots to my turn")
+            press(table, Control.BOTS_TO_ME)
             continue
         expected = CarefulBot().choose(PlayerView.of(deal)).move
-        press(table, "Hint")
-        button = HINT_BUTTONS[expected.type]
-        assert f"press {button}." in message(table)  # the hint names its button ...
+        press(table, Control.HINT)
+        button = Control(expected.type)
+        assert f"press {label(button)}." in message(table)  # the hint names its button ...
         moves = len(deal.move_stack)
         press(table, button)  # ... and that button plays the hinted move
         assert len(deal.move_stack) == moves + 1 and deal.move_stack[-1] == expected
@@ -388,23 +389,23 @@ def test_lesson_8_play_as_the_text_says_and_win() -> None:
     deal = table.deal
     says(md, "select J♠ Q♠ K♥ and press **Meld**", "The refusal clears your selection")
     click(table, "JS QS KH")
-    press(table, "Meld")
+    press(table, Control.MELD)
     err = deal.explain_illegal(MeldMove(tuple(read_cards("JS QS KH", "meld"))))
     assert err is not None
     refused(table, err.rule)
     assert err.reason in message(table)
 
     says(md, "press **Hint**, which selects J♠ J♠ J♥ for you, and press **Meld**")
-    press(table, "Hint")
+    press(table, Control.HINT)
     assert sorted(c.symbol for c in table.selected()) == sorted(["J♠", "J♠", "J♥"])
     assert "press Meld." in message(table)
-    press(table, "Meld")
+    press(table, Control.MELD)
     assert deal.passport[table.seat]
     assert sorted(c.symbol for c in deal.table[-1].cards) == sorted(["J♠", "J♠", "J♥"])
 
     says(md, "Press **End turn**, and then **Bots to my turn**")
-    press(table, "End turn")
-    press(table, "Bots to my turn")
+    press(table, Control.END_TURN)
+    press(table, Control.BOTS_TO_ME)
     assert deal.turn == table.seat and not deal.is_over
 
     says(md, "at each of your turns press **Hint** and then the button it names")
@@ -423,8 +424,8 @@ def test_lesson_8_promises_no_win_after_another_passport() -> None:
     says(md, "Another passport, such as 3♥ 3♦ 3♣, is legal too")
     says(md, "the hints cannot promise a win after it")
     click(table, "3H 3D 3C")
-    press(table, "Meld")
+    press(table, Control.MELD)
     assert deal.passport[table.seat]
-    press(table, "End turn")
+    press(table, Control.END_TURN)
     follow_the_hints(table)
     assert deal.is_over and table.seat not in deal.winners

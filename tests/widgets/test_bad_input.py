@@ -17,8 +17,10 @@ from penang_lib import CardParseError, Deal, parse_cards, play_deal
 from penang_lib.engine.validate import ArgumentTypeError
 from penang_lib.widgets import DealStepper, MatchSheet, MeldChecker, PlayTable, Quiz
 from penang_lib.widgets.base import OOPS, KitWidget
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.lessons import Cards, lesson_data
 from penang_lib.widgets.links import MAX_NOTED, apply_link, read_link
+from penang_lib.widgets.play_parts import MOVE_BUTTONS
 from penang_lib.widgets.quiz import QuestionError
 from penang_lib.widgets.shared import is_shown
 
@@ -159,7 +161,7 @@ def test_an_authors_bad_argument_is_refused_naming_it(
 def _my_turn_table() -> PlayTable:
     table = PlayTable(seed=3)
     if table.deal.turn != table.seat:
-        table.buttons["Bots to my turn"].click()
+        table.buttons[Control.BOTS_TO_ME].click()
     assert table.deal.turn == table.seat and not table.deal.is_over
     return table
 
@@ -167,9 +169,9 @@ def _my_turn_table() -> PlayTable:
 @pytest.mark.parametrize("selection", ["none", "all", "one"])
 @pytest.mark.parametrize(
     "button",
-    ["Meld", "Lay off", "Swap", "End turn", "Declare Dead", "Call Game", "Use this reading"],
+    [*MOVE_BUTTONS, Control.USE_READING],
 )
-def test_a_refused_click_is_a_sentence_and_changes_nothing(button: str, selection: str) -> None:
+def test_a_refused_click_is_a_sentence_and_changes_nothing(button: Control, selection: str) -> None:
     table = _my_turn_table()
     visible = [t for t in table.toggles if is_shown(t)]
     chosen = {"none": [], "all": visible, "one": visible[:1]}[selection]
@@ -252,8 +254,8 @@ def test_the_match_sheet_settings_keep_the_match_whole() -> None:
         sheet.system.value = system
         assert sheet.match.rules.dealer_system is system
         no_trouble(sheet)
-    sheet.buttons["Play the rest"].click()
-    sheet.buttons["Play next deal"].click()  # after the end: nothing happens, no error
+    sheet.buttons[Control.PLAY_THE_REST].click()
+    sheet.buttons[Control.PLAY_NEXT_DEAL].click()  # after the end: nothing happens, no error
     assert sheet.match.is_over and len(sheet.match.deals) == 2
     no_trouble(sheet)
 

@@ -14,6 +14,7 @@ from penang_lib import Deal, parse_move, play_deal
 from penang_lib.course.review import encode
 from penang_lib.engine.bots import bot_names
 from penang_lib.widgets import DealStepper, links
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.course_text import moments, rule_table
 from penang_lib.widgets.lessons import Cards, lesson_data, position_deal
 from penang_lib.widgets.links import (
@@ -107,7 +108,7 @@ def test_the_stepper_opens_the_linked_deal_at_the_linked_step() -> None:
         "lesson.ipynb?seed=7&amp;players=4&amp;bots=careful,greedy,careful,greedy&amp;step=3"
         in (stepper.status.value)
     )
-    stepper.buttons["Next"].click()
+    stepper.buttons[Control.NEXT].click()
     assert "step=4" in stepper.status.value and stepper.play.value == 4
     again = read_link("seed=7&players=4&bots=careful,greedy,careful,greedy&step=4")
     assert again.bots == bot_names("careful,greedy", 4) and again.ignored == ()

@@ -25,6 +25,7 @@ from penang_lib.engine.moves import (
 )
 from penang_lib.widgets import MoveControls as Exported
 from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.controls import Control, naming
 from penang_lib.widgets.move_controls import (
     CHOOSE_FIRST,
     CLEARED,
@@ -84,9 +85,9 @@ def test_the_buttons_turn_the_selection_into_moves_and_play_none() -> None:
     owner = Owner(Deal(hands=HANDS, dealer=1))
     buttons = owner.controls.buttons
     owner.controls.select("5H 6H 7H")
-    buttons["Meld"].click()
-    buttons["End turn"].click()
-    buttons["Call Game"].click()
+    buttons[Control.MELD].click()
+    buttons[Control.END_TURN].click()
+    buttons[Control.GAME].click()
     assert owner.tried == [
         (MeldMove.of("5H 6H 7H"), True),  # a meld's joker may have readings to offer
         (EndTurn(), False),
@@ -100,11 +101,11 @@ def test_lay_off_and_swap_take_one_card_and_the_chosen_meld() -> None:
     owner = melded()
     controls, buttons = owner.controls, owner.controls.buttons
     controls.select("JK")
-    buttons["Lay off"].click()
-    buttons["Swap"].click()
+    buttons[Control.LAY_OFF].click()
+    buttons[Control.SWAP].click()
     assert owner.tried == [(LayOff(0, Card.joker()), True), (Swap(0, Card.joker()), False)]
     controls.select("JK 2S")
-    buttons["Lay off"].click()
+    buttons[Control.LAY_OFF].click()
     assert len(owner.tried) == 2
     said = words(controls.message.value)
     assert "Select exactly one card of your hand to lay off (you selected 2)" in said
@@ -113,7 +114,7 @@ def test_lay_off_and_swap_take_one_card_and_the_chosen_meld() -> None:
 def test_with_no_meld_on_the_table_the_target_is_one_the_engine_refuses() -> None:
     owner = Owner(Deal(hands=HANDS, dealer=1))
     owner.controls.select("2S")
-    owner.controls.buttons["Swap"].click()
+    owner.controls.buttons[Control.SWAP].click()
     assert owner.tried == [(Swap(0, parse_cards("2S")[0]), False)]
     assert owner.controls.target() == len(owner.deal.table) == 0
 
@@ -121,8 +122,8 @@ def test_with_no_meld_on_the_table_the_target_is_one_the_engine_refuses() -> Non
 def test_offered_readings_are_chosen_and_tried_as_the_engine_listed_them() -> None:
     owner = melded()
     controls = owner.controls
-    controls.buttons["Use this reading"].click()  # nothing offered yet
-    assert words(controls.message.value).strip() == CHOOSE_FIRST and owner.tried == []
+    controls.buttons[Control.USE_READING].click()  # nothing offered yet
+    assert words(controls.message.value).strip() == naming(CHOOSE_FIRST) and owner.tried == []
     refusal = owner.deal.explain_illegal(LayOff(0, Card.joker()), 0)
     assert refusal is not None and len(refusal.options) == 2
     controls.offer(owner.deal, refusal)
@@ -130,7 +131,7 @@ def test_offered_readings_are_chosen_and_tried_as_the_engine_listed_them() -> No
     assert NO in controls.message._dom_classes and refusal.reason in words(controls.message.value)
     assert controls.focused is None  # no next_control: the focus stays where it is
     controls.action_bar.readings.value = 1
-    controls.buttons["Use this reading"].click()
+    controls.buttons[Control.USE_READING].click()
     assert owner.tried == [(refusal.options[1], False)]
 
 
@@ -159,10 +160,10 @@ def test_a_shown_move_is_made_by_its_button_until_the_key_changes() -> None:
     cards, label = controls.show_move(high, owner.key)
     assert cards == move_cards(high) == [Card.joker()] and controls.selected() == cards
     assert controls.action_bar.target.value == 0 and label is not None and "5♥ 6♥ 7♥" in label
-    controls.buttons["Lay off"].click()
-    controls.buttons["Swap"].click()  # another button: the plain selection
+    controls.buttons[Control.LAY_OFF].click()
+    controls.buttons[Control.SWAP].click()  # another button: the plain selection
     owner.key = "moved on"
-    controls.buttons["Lay off"].click()
+    controls.buttons[Control.LAY_OFF].click()
     assert owner.tried == [
         (high, True),  # the joker keeps the reading it was shown with
         (Swap(0, Card.joker()), False),
@@ -195,7 +196,7 @@ def test_a_failing_strategy_is_reported_not_raised() -> None:
         raise RuntimeError("boom")
 
     owner.controls._attempt = broken
-    owner.controls.buttons["End turn"].click()
+    owner.controls.buttons[Control.END_TURN].click()
     assert owner.reports == [OOPS]
 
 
@@ -210,11 +211,11 @@ def test_the_play_table_and_the_puzzle_board_compose_the_same_part(kind: str) ->
     assert Exported is MoveControls and isinstance(controls, MoveControls)
     assert board.hand_panel is controls.hand_panel and board.message is controls.message
     assert board.action_bar is controls.action_bar
-    assert all(board.buttons[n] is controls.buttons[n] for n in ("Meld", "Use this reading"))
+    assert all(board.buttons[c] is controls.buttons[c] for c in (Control.MELD, Control.USE_READING))
     # A try the engine refuses (one card is no meld) is said the same way at both.
     card = board.hand_panel.toggles[0]
     card.value = True
-    board.buttons["Meld"].click()
+    board.buttons[Control.MELD].click()
     assert board.selected() == [] and NO in board.message._dom_classes
     assert CLEARED in words(board.message.value)
     assert not is_shown(controls.action_bar.chooser)

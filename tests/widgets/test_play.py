@@ -13,6 +13,7 @@ from penang_lib import (
     CarefulBot,
     Deal,
     DeclareDead,
+    DeclareGame,
     EndTurn,
     LayOff,
     MeldMove,
@@ -22,9 +23,11 @@ from penang_lib import (
     parse_cards,
 )
 from penang_lib.engine.cards import Card
-from penang_lib.engine.explain import explain
+from penang_lib.engine.explain import Said, explain
 from penang_lib.widgets.base import OOPS
-from penang_lib.widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, PlayTable
+from penang_lib.widgets.controls import Control, label, tooltip
+from penang_lib.widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, MOVE_BUTTONS, PlayTable
+from penang_lib.widgets.play_parts import next_step
 from penang_lib.widgets.shared import is_shown
 from tests.helpers.widgets import hidden_cards, leaks, shown, text
 
@@ -49,7 +52,7 @@ def in_page_order(box: Widget) -> list[Widget]:
     return found
 
 
-def visible_buttons(table: PlayTable) -> set[str]:
+def visible_buttons(table: PlayTable) -> set[Control]:
     return {name for name, b in table.buttons.items() if is_shown(b)}
 
 
@@ -58,12 +61,19 @@ def test_hooks_and_layout():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS", "7D 8D 9D 3C"], dealer=1))
     assert "penang-play" in table.root._dom_classes
     assert all("penang-card" in t._dom_classes for t in table.toggles)
-    for name in ("Meld", "Lay off", "Swap", "End turn", "Hint", "New deal"):
-        assert table.buttons[name].description == name
-        assert table.buttons[name].tooltip
+    for control in (
+        Control.MELD,
+        Control.LAY_OFF,
+        Control.SWAP,
+        Control.END_TURN,
+        Control.HINT,
+        Control.NEW_DEAL,
+    ):
+        assert table.buttons[control].description == label(control)
+        assert table.buttons[control].tooltip == tooltip(control)
     assert "penang-message" in table.message._dom_classes
-    assert table.target.description == "Meld on table"
-    assert table.readings.description == "Joker stands for"
+    assert table.target.description == label(Control.TARGET) == "Meld on table"
+    assert table.readings.description == label(Control.READINGS) == "Joker stands for"
     assert table.hand_box.layout.flex_flow == "row wrap"
     assert shown(table) == [c.symbol for c in table.deal.hand(0)]
     assert [t.tooltip for t in table.toggles[:6]] == [c.name for c in table.deal.hand(0)]
@@ -80,7 +90,7 @@ def test_meld_with_too_few_cards_shows_rule_meld_and_changes_nothing():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS KS 2H", "7D 8D 9D 3C KD"], dealer=1))
     before = table.deal.state_key()
     table.select("5H 6H")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert table.deal.state_key() == before
     err = table.deal.explain_illegal(MeldMove(tuple(parse_cards("5H 6H"))))
     assert err is not None and err.rule == "meld"
@@ -102,7 +112,7 @@ def test_swap_before_the_passport_shows_its_rule_and_changes_nothing():
     before = table.deal.state_key()
     table.select("7D")
     table.target.value = 0
-    table.buttons["Swap"].click()
+    table.buttons[Control.SWAP].click()
     assert table.deal.state_key() == before
     assert rules_shown(table)[0] in ("swap", "passport")
     err = deal.explain_illegal(Swap(0, parse_cards("7D")[0]))
@@ -114,7 +124,7 @@ def test_lay_off_needs_exactly_one_card():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 8H 2S", "7D 8D 9D"], dealer=1))
     before = table.deal.state_key()
     table.select("8H 2S")
-    table.buttons["Lay off"].click()
+    table.buttons[Control.LAY_OFF].click()
     assert table.deal.state_key() == before
     assert rules_shown(table) == []
     assert "exactly one card" in text(table.message.value)
@@ -126,14 +136,14 @@ def test_an_ambiguous_joker_offers_its_readings():
     assert not is_shown(table.chooser)
     before = table.deal.state_key()
     table.select("5H 6H JK")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert table.deal.state_key() == before
     assert rules_shown(table) == ["joker"]
     assert is_shown(table.chooser)
     labels = [label for label, _ in table.readings.options]
     assert labels == ["JK=4♥ 5♥ 6♥", "5♥ 6♥ JK=7♥"]  # a menu is plain text: JK
     table.readings.value = labels.index("5♥ 6♥ JK=7♥")
-    table.buttons["Use this reading"].click()
+    table.buttons[Control.USE_READING].click()
     assert table.deal.move_stack == [MeldMove(tuple(parse_cards("5H 6H JK@7H")))]
     assert str(table.deal.table[0]) == "5H 6H JK@7H"
     assert not is_shown(table.chooser)
@@ -143,18 +153,18 @@ def test_an_ambiguous_joker_offers_its_readings():
 def test_a_joker_laid_off_on_a_run_offers_both_ends():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
     table.select("5H 6H 7H")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert len(table.deal.table) == 1
     table.select("JK")
     table.target.value = 0
     before = table.deal.state_key()
-    table.buttons["Lay off"].click()
+    table.buttons[Control.LAY_OFF].click()
     assert table.deal.state_key() == before
     assert rules_shown(table) == ["joker"]
     labels = [label for label, _ in table.readings.options]
     assert [label.split()[0] for label in labels] == ["JK=4♥", "JK=8♥"]
     table.readings.value = 1
-    table.buttons["Use this reading"].click()
+    table.buttons[Control.USE_READING].click()
     assert table.deal.move_stack[-1] == LayOff(0, Card.joker(8, "H"))
     assert str(table.deal.table[0]) == "5H 6H 7H JK@8H"
 
@@ -162,10 +172,10 @@ def test_a_joker_laid_off_on_a_run_offers_both_ends():
 # -- a turn, then the bots one step at a time ------------------------------------------------------
 def test_meld_end_turn_and_one_bot_move():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 9S 10S JS KS 2H", "7D 8D 9D 3C KD"], dealer=1))
-    assert all(not table.buttons[n].disabled for n in ("Meld", "Lay off", "Swap", "End turn"))
+    assert all(not table.buttons[c].disabled for c in MOVE_BUTTONS[:4])
     assert all(table.buttons[n].disabled for n in BOT_BUTTONS)
     table.select("9S 10S JS")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     hand = table.deal.hand(0)
     assert len(hand) == 5
     assert shown(table) == [c.symbol for c in hand]
@@ -173,7 +183,7 @@ def test_meld_end_turn_and_one_bot_move():
     assert "run" in rules_shown(table) and "passport" in rules_shown(table)
     assert table.target.options == (("North's run 9♠ 10♠ J♠ (meld 0)", 0),)
 
-    table.buttons["End turn"].click()
+    table.buttons[Control.END_TURN].click()
     assert table.deal.turn == 1
     assert all(table.buttons[n].disabled for n in ACTION_BUTTONS)
     assert all(not table.buttons[n].disabled for n in BOT_BUTTONS)
@@ -181,16 +191,16 @@ def test_meld_end_turn_and_one_bot_move():
 
     moves = len(table.deal.move_stack)
     expected = table.bots[1].choose(PlayerView.of(table.deal))
-    table.buttons["Bot move"].click()
+    table.buttons[Control.BOT_MOVE].click()
     assert len(table.deal.move_stack) == moves + 1
     assert table.deal.move_stack[-1] == expected.move
     words = text(table.message.value)
     assert f"Why: {expected.why}" in " ".join(words.split())
     assert table.deal.turn == 1  # the careful bot ends its turn in a move of its own
 
-    table.buttons["Bots to my turn"].click()
+    table.buttons[Control.BOTS_TO_ME].click()
     assert table.deal.turn == 0 or table.deal.is_over
-    assert not table.buttons["Meld"].disabled or table.deal.is_over
+    assert not table.buttons[Control.MELD].disabled or table.deal.is_over
     assert text(table.log.value).count("East") >= 2
 
 
@@ -198,8 +208,8 @@ def test_a_bot_moving_first_waits_for_a_click():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 2S", "7D 8D 9D 3C KD"], dealer=0))
     assert table.deal.turn == 1 and table.deal.move_stack == []
     assert all(table.buttons[n].disabled for n in ACTION_BUTTONS)
-    assert not table.buttons["Bot move"].disabled
-    table.buttons["Bot move"].click()
+    assert not table.buttons[Control.BOT_MOVE].disabled
+    table.buttons[Control.BOT_MOVE].click()
     assert len(table.deal.move_stack) == 1
 
 
@@ -211,13 +221,13 @@ def test_a_due_dead_is_announced_and_played_with_one_click():
     assert verdict.rule == "dead.passport"
     assert verdict.reason in text(table.message.value)
     assert "dead.passport" in rules_shown(table)
-    assert "Declare Dead" in visible_buttons(table)
-    assert "Call Game" not in visible_buttons(table)
-    table.buttons["Declare Dead"].click()
+    assert Control.DEAD in visible_buttons(table)
+    assert Control.GAME not in visible_buttons(table)
+    table.buttons[Control.DEAD].click()
     assert deal.move_stack == [DeclareDead()]
     assert deal.status[0] is Status.DEAD_PASSPORT
-    assert "Declare Dead" not in visible_buttons(table)
-    table.buttons["Bots to my turn"].click()  # the learner is dead: the bots play to the end
+    assert Control.DEAD not in visible_buttons(table)
+    table.buttons[Control.BOTS_TO_ME].click()  # the learner is dead: the bots play to the end
     assert deal.is_over
     assert is_shown(table.scores)
     # The count table is shown, and the engine's scoring sentence once (in the message).
@@ -230,18 +240,18 @@ def test_a_due_dead_is_announced_and_played_with_one_click():
     winners = [deal.names[w] for w in deal.winners]
     assert all(name in text(table.status.value) for name in winners)
     assert all(table.buttons[n].disabled for n in (*ACTION_BUTTONS, *BOT_BUTTONS))
-    assert not table.buttons["New deal"].disabled
+    assert not table.buttons[Control.NEW_DEAL].disabled
 
 
 def test_an_empty_hand_calls_game():
     table = PlayTable(deal=Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1))
     table.select("5S 6S 7S")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert shown(table) == []
-    assert "Call Game" in visible_buttons(table)
+    assert Control.GAME in visible_buttons(table)
     err = table.deal.explain_illegal(EndTurn())
     assert err is not None and err.reason in text(table.message.value)
-    table.buttons["Call Game"].click()
+    table.buttons[Control.GAME].click()
     assert table.deal.is_over and table.deal.winners == [0]
     assert "game" in rules_shown(table)
 
@@ -258,31 +268,29 @@ def test_no_widget_holds_an_opponents_card_while_the_deal_is_played():
     assert leaks(table, hidden) == []
 
     table.select("5S 6S 7S")
-    table.buttons["Meld"].click()
-    table.buttons["End turn"].click()
+    table.buttons[Control.MELD].click()
+    table.buttons[Control.END_TURN].click()
     assert leaks(table, hidden_cards(deal, 0)) == []
 
-    table.buttons["Bot move"].click()
+    table.buttons[Control.BOT_MOVE].click()
     assert len(deal.table) == 2  # a bot melded: its cards are public now
     assert leaks(table, hidden_cards(deal, 0)) == []
-    table.buttons["Bots to my turn"].click()
+    table.buttons[Control.BOTS_TO_ME].click()
     assert leaks(table, hidden_cards(deal, 0)) == []
     assert deal.turn == 0 and deal.can_play().rule == "dead"  # 9♥ 2♠ K♥ fit nowhere
-    assert "dead" in rules_shown(table) and "Declare Dead" in visible_buttons(table)
-    table.buttons["Hint"].click()
+    assert "dead" in rules_shown(table) and Control.DEAD in visible_buttons(table)
+    table.buttons[Control.HINT].click()
     assert leaks(table, hidden_cards(deal, 0)) == []
 
     while not deal.is_over:
         if deal.turn == 0:
             # The careful bot plays the learner's seat, through the buttons.
-            table.buttons["Hint"].click()
+            table.buttons[Control.HINT].click()
             move = CarefulBot().choose(PlayerView.of(deal)).move
-            name = {"meld": "Meld", "lay_off": "Lay off", "swap": "Swap", "end_turn": "End turn"}
-            names = {**name, "dead": "Declare Dead", "game": "Call Game"}
-            table.buttons[names[move.type]].click()
+            table.buttons[Control(move.type)].click()
             assert deal.move_stack[-1] == move
         else:
-            table.buttons["Bot move"].click()
+            table.buttons[Control.BOT_MOVE].click()
         if not deal.is_over:
             assert hidden_cards(deal, 0) == set() or leaks(table, hidden_cards(deal, 0)) == []
     # At the end every hand is shown.
@@ -303,7 +311,7 @@ def test_hint_shows_a_legal_move_and_why():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
     expected = CarefulBot().choose(PlayerView.of(table.deal))
     before = table.deal.state_key()
-    table.buttons["Hint"].click()
+    table.buttons[Control.HINT].click()
     assert table.deal.state_key() == before
     assert table.deal.is_legal(expected.move)
     words = " ".join(text(table.message.value).split())
@@ -311,7 +319,7 @@ def test_hint_shows_a_legal_move_and_why():
     assert expected.why in words
     assert isinstance(expected.move, MeldMove)
     assert table.selected() == sorted((c.plain for c in expected.move.cards), key=Card.sort_key)
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert table.deal.move_stack == [expected.move]
 
 
@@ -320,7 +328,7 @@ def test_new_deal_keeps_the_widget_tree():
     ids = [w.model_id for w in table.walk()]
     old = table.deal
     assert {b.name for b in table.bots.values()} == {"random", "greedy"}
-    table.buttons["New deal"].click()
+    table.buttons[Control.NEW_DEAL].click()
     assert table.deal is not old
     assert table.deal.seed == old.seed + 1
     assert table.deal.players == 3 and table.deal.move_stack == []
@@ -337,11 +345,11 @@ def test_a_callback_failure_shows_oops(monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(table.deal, "push", broken)
     table.select("5S 6S 7S")
-    table.buttons["Meld"].click()  # must not raise
+    table.buttons[Control.MELD].click()  # must not raise
     trouble = [w for w in table.walk() if html.escape(OOPS) in str(getattr(w, "value", ""))]
     assert len(trouble) == 1 and is_shown(trouble[0])
     monkeypatch.undo()
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert not is_shown(trouble[0])
     assert len(table.deal.table) == 1
 
@@ -369,7 +377,7 @@ def test_the_selected_line_names_the_selection_once_per_change():
 
 def test_a_refusal_with_nothing_selected_does_not_speak_of_a_selection():
     table = PlayTable(deal=Deal(hands=["9S 9D 9C 5H", "7D 8D 9D 3C"], dealer=1))
-    table.buttons["End turn"].click()
+    table.buttons[Control.END_TURN].click()
     assert rules_shown(table) == ["turn"]
     assert CLEARED not in text(table.message.value)
 
@@ -384,7 +392,7 @@ def test_a_refusal_keeps_saying_that_dead_is_due():
     assert verdict.rule == "dead.passport"
     table.select("8H")
     table.target.value = 0
-    table.buttons["Lay off"].click()
+    table.buttons[Control.LAY_OFF].click()
     err = deal.explain_illegal(LayOff(0, parse_cards("8H")[0]))
     assert err is not None
     words = " ".join(text(table.message.value).split())
@@ -396,8 +404,8 @@ def test_a_refusal_keeps_saying_that_dead_is_due():
 def test_a_refusal_keeps_saying_that_game_is_yours():
     table = PlayTable(deal=Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1))
     table.select("5S 6S 7S")
-    table.buttons["Meld"].click()
-    table.buttons["Meld"].click()  # nothing left to meld: refused
+    table.buttons[Control.MELD].click()
+    table.buttons[Control.MELD].click()  # nothing left to meld: refused
     err = table.deal.explain_illegal(MeldMove(()))
     game = table.deal.explain_illegal(EndTurn())
     assert err is not None and game is not None
@@ -409,7 +417,7 @@ def test_a_refusal_keeps_saying_that_game_is_yours():
 def test_the_joker_chooser_is_said_to_be_above_the_message():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 9S", "7D 8D 9D 3C KD"], dealer=1))
     table.select("5H 6H JK")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert is_shown(table.chooser)
     assert "above this message" in text(table.message.value)
     tree = table.walk()
@@ -423,7 +431,7 @@ def test_hint_names_the_cards_it_selected_and_the_button():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
     move = CarefulBot().choose(PlayerView.of(table.deal)).move
     assert isinstance(move, MeldMove)
-    table.buttons["Hint"].click()
+    table.buttons[Control.HINT].click()
     words = " ".join(text(table.message.value).split())
     picked = " ".join(c.symbol for c in table.selected())
     assert f"The hint selected {picked} for you: press Meld." in words
@@ -440,7 +448,7 @@ def test_hint_on_a_lay_off_names_the_meld_too():
     move = CarefulBot().choose(PlayerView.of(deal)).move
     assert isinstance(move, LayOff)
     assert move == LayOff(1, Card.parse("8H"))
-    table.buttons["Hint"].click()
+    table.buttons[Control.HINT].click()
     words = " ".join(text(table.message.value).split())
     # Issue 29, item 9: the meld is named by its owner, kind and cards, never by its number.
     assert "Hint: lay off 8♥ on East's run 5♥ 6♥ 7♥ —" in words
@@ -466,7 +474,7 @@ def test_the_meld_menu_names_each_table_meld_by_owner_kind_and_cards():
     assert table.target.value == 0
     table.select("8H")
     table.target.value = 1
-    table.buttons["Lay off"].click()
+    table.buttons[Control.LAY_OFF].click()
     assert deal.move_stack[-1] == LayOff(1, Card.parse("8H"))
     assert table.target.options[1] == ("East's run 5♥ 6♥ JK=7♥ 8♥ (meld 1)", 1)
 
@@ -476,25 +484,25 @@ def test_after_a_hint_its_joker_reading_is_not_asked_again():
     hinted = CarefulBot().choose(PlayerView.of(table.deal)).move
     assert isinstance(hinted, MeldMove) and any(c.is_joker for c in hinted.cards)
     assert table.deal.explain_illegal(MeldMove(tuple(parse_cards("5H 6H JK")))) is not None
-    table.buttons["Hint"].click()
-    table.buttons["Meld"].click()
+    table.buttons[Control.HINT].click()
+    table.buttons[Control.MELD].click()
     assert not is_shown(table.chooser)
     assert table.deal.move_stack == [hinted]
 
 
 def test_after_a_hint_another_selection_behaves_as_before():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
-    table.buttons["Hint"].click()
+    table.buttons[Control.HINT].click()
     click(table, "5♥")  # the learner unselects a hinted card: "(you selected ...)"
     assert len(table.selected()) == 2
     click(table, "5♥")
     click(table, "2♠")  # and adds 2♠
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert table.deal.move_stack == []
     assert not is_shown(table.chooser)
-    table.buttons["Hint"].click()
+    table.buttons[Control.HINT].click()
     table.select("JK 6H 5H")  # the hinted cards again, picked by hand: the hinted move
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     assert len(table.deal.move_stack) == 1
 
 
@@ -522,30 +530,30 @@ def test_focus_moves_to_the_next_control_after_each_action_of_lesson_4(
     deal = position_deal(lesson_data("04_lay_offs")["positions"]["lay_off"])
     table = PlayTable(deal=deal)
     sent = focus_sent(table, monkeypatch)
-    first_card, end_turn = table.toggles[0], table.buttons["End turn"]
+    first_card, end_turn = table.toggles[0], table.buttons[Control.END_TURN]
 
     table.select("8H")
     table.target.value = 0
-    table.buttons["Lay off"].click()
+    table.buttons[Control.LAY_OFF].click()
     assert str(deal.table[0]) == "5H 6H 7H 8H"
     assert table.focused is end_turn and sent == [end_turn]
 
     table.select("2D")
     table.target.value = 2
-    table.buttons["Lay off"].click()  # refused: the selection is cleared
+    table.buttons[Control.LAY_OFF].click()  # refused: the selection is cleared
     assert table.selected() == [] and table.focused is first_card
 
     table.select("JK")
     table.target.value = 0
-    table.buttons["Lay off"].click()  # two readings: the learner picks one
+    table.buttons[Control.LAY_OFF].click()  # two readings: the learner picks one
     assert is_shown(table.chooser) and table.focused is table.readings
     table.readings.value = 1
-    table.buttons["Use this reading"].click()
+    table.buttons[Control.USE_READING].click()
     assert str(deal.table[0]) == "5H 6H 7H 8H JK@9H"
     assert not is_shown(table.chooser) and table.focused is end_turn
 
     end_turn.click()
-    bots = table.buttons["Bots to my turn"]
+    bots = table.buttons[Control.BOTS_TO_ME]
     assert not bots.disabled and table.focused == bots
     bots.click()
     assert deal.turn == table.seat and not first_card.disabled
@@ -555,17 +563,66 @@ def test_focus_moves_to_the_next_control_after_each_action_of_lesson_4(
 
 def test_focus_goes_to_a_due_dead_or_game_and_to_the_review_at_the_end() -> None:
     dead = PlayTable(deal=Deal(hands=["2S 5D 9C", "KD QH 4C"], dealer=1))
-    dead.buttons["Hint"].click()
-    assert dead.focused == dead.buttons["Declare Dead"]
-    dead.buttons["Declare Dead"].click()  # East plays on alone (the rule book's default)
-    assert dead.focused is dead.buttons["Bots to my turn"]
-    dead.buttons["Bots to my turn"].click()
-    review = dead.buttons["Review this deal"]
+    dead.buttons[Control.HINT].click()
+    assert dead.focused == dead.buttons[Control.DEAD]
+    dead.buttons[Control.DEAD].click()  # East plays on alone (the rule book's default)
+    assert dead.focused is dead.buttons[Control.BOTS_TO_ME]
+    dead.buttons[Control.BOTS_TO_ME].click()
+    review = dead.buttons[Control.REVIEW]
     assert dead.deal.is_over and is_shown(review) and dead.focused is review
-    dead.buttons["New deal"].click()  # Review this deal is hidden now: the focus moves on
+    dead.buttons[Control.NEW_DEAL].click()  # Review this deal is hidden now: the focus moves on
     mine = dead.deal.turn == dead.seat
-    assert dead.focused == (dead.toggles[0] if mine else dead.buttons["Bots to my turn"])
+    assert dead.focused == (dead.toggles[0] if mine else dead.buttons[Control.BOTS_TO_ME])
     assert not dead.focused.disabled
     hinted = PlayTable(deal=Deal(hands=["9S 9D 9C 2H", "KD QH 4C 8S"], dealer=1))
-    hinted.buttons["Hint"].click()
-    assert hinted.focused is hinted.buttons["Meld"]
+    hinted.buttons[Control.HINT].click()
+    assert hinted.focused is hinted.buttons[Control.MELD]
+
+
+# -- what to do now: the engine says what is due and why, the table names the button --------------
+def test_next_step_gives_the_engines_reason_when_dead_is_due() -> None:
+    deal = Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1)
+    verdict = deal.can_play()
+    assert next_step(deal, 0) == (
+        Said("Dead is due:"),
+        Said(verdict.reason, "dead.passport", ok=False),
+        Said("Click Declare Dead."),
+    )
+    deal.push(DeclareDead())
+    assert next_step(deal, 0) == (
+        Said("You are out of this deal: Bots to my turn plays it to the end."),
+    )
+
+
+def test_next_step_gives_the_engines_reason_when_game_is_yours() -> None:
+    deal = Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1)
+    assert next_step(deal, 0) == (
+        Said(
+            "Your turn: select cards and click Meld, or choose a meld on the table and Lay off "
+            "or Swap one card."
+        ),
+    )
+    assert next_step(deal, 1) == (
+        Said("It is North's turn: click Bot move to see the next move, or Bots to my turn."),
+    )
+    deal.push(MeldMove.of("5S 6S 7S"))
+    err = deal.explain_illegal(EndTurn())
+    assert err is not None
+    assert next_step(deal, 0) == (Said(err.reason, "game", ok=True), Said("Click Call Game."))
+    deal.push(DeclareGame())
+    assert next_step(deal, 0) == (
+        Said("The deal is over: every hand is shown. Click New deal to play another."),
+    )
+
+
+def test_next_step_after_an_action_offers_end_turn() -> None:
+    deal = Deal(hands=["5S 6S 7S 2H", "7D 8D 9D 3C"], dealer=1)
+    deal.push(MeldMove.of("5S 6S 7S"))
+    assert next_step(deal, 0) == (Said("Your turn: play more, or click End turn."),)
+
+
+def test_next_step_names_the_buttons_by_their_labels() -> None:
+    """The sentences fill each button's label from the one table of words."""
+    deal = Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1)
+    assert next_step(deal, 0)[-1].text.endswith(f" {label(Control.DEAD)}.")
+    assert next_step(deal, 1)[0].text.count(label(Control.BOTS_TO_ME)) == 1

@@ -14,6 +14,7 @@ import traitlets
 
 from penang_lib import Deal, MeldMove
 from penang_lib.engine.cards import Card
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.play import MOVED, PlayTable
 from tests.helpers.widgets import hidden_cards, leaks, shown, text
 
@@ -49,7 +50,7 @@ def test_observers_see_the_learner_start_a_new_deal() -> None:
     seen: list[dict[str, Any]] = []
     table.observe(seen.append, names="deal")
     first = table.deal
-    table.buttons["New deal"].click()
+    table.buttons[Control.NEW_DEAL].click()
     assert len(seen) == 1
     assert seen[0]["old"] is first and seen[0]["new"] is table.deal
     assert table.deal.seed == first.seed + 1
@@ -85,8 +86,8 @@ def test_a_deal_with_bigger_hands_gets_more_card_toggles() -> None:
 def test_the_seat_can_change_again_once_the_deal_is_over() -> None:
     table = PlayTable(deal=Deal(hands=["5S 6S 7S", "7D 8D 9D 3C"], dealer=1))
     table.select("5S 6S 7S")
-    table.buttons["Meld"].click()
-    table.buttons["Call Game"].click()
+    table.buttons[Control.MELD].click()
+    table.buttons[Control.GAME].click()
     assert table.deal.is_over
     table.seat = 1
     assert table.seat == 1 and sorted(table.bots) == [0]
@@ -96,7 +97,7 @@ def test_the_seat_can_change_again_once_the_deal_is_over() -> None:
 def test_a_seat_change_in_the_middle_of_a_deal_is_refused_and_changes_nothing() -> None:
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 2S", "7D 8D 9D 3C KD"], dealer=1))
     table.deal.push(MeldMove.of("5H 6H 7H"))
-    table.buttons["End turn"].click()
+    table.buttons[Control.END_TURN].click()
     slider = ipywidgets.IntSlider(min=0, max=1)
     ipywidgets.link((table, "seat"), (slider, "value"))
     before = (synced_state(table), table.deal.state_key(), dict(table.bots))
@@ -143,5 +144,5 @@ def test_the_deal_and_seat_traits_are_never_synced() -> None:
     assert secret(table) and leaks(table, secret(table)) == []
     table.deal = Deal(players=4, seed=12)
     assert leaks(table, secret(table)) == []
-    table.buttons["Bots to my turn"].click()
+    table.buttons[Control.BOTS_TO_ME].click()
     assert table.deal.turn == 2 and leaks(table, secret(table)) == []

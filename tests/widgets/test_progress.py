@@ -18,6 +18,7 @@ from penang_lib.course.puzzles import shipped_puzzles
 from penang_lib.course.review import encode
 from penang_lib.engine.moves import DeclareDead
 from penang_lib.widgets.base import OOPS
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.lessons import lesson_data, position_deal
 from penang_lib.widgets.play import PlayTable
 from penang_lib.widgets.progress import Progress
@@ -239,7 +240,7 @@ def test_a_puzzle_solved_on_a_real_puzzle_board_is_kept() -> None:
     progress = Page(storage).connect(Progress.for_page("11_puzzles.ipynb"))
     board = progress.track(PuzzleBoard(puzzles, start=dead.id))
     assert kept(storage).puzzles == ()
-    board.buttons["Declare Dead"].click()
+    board.buttons[Control.DEAD].click()
     assert board.solved == [dead.id]
     assert kept(storage).puzzles == (dead.id,)
 
@@ -252,12 +253,12 @@ def test_a_deal_won_on_a_real_play_table_is_kept() -> None:
         PlayTable(deal=position_deal(lesson_data("06_dead_game_scoring")["positions"]["game"]))
     )
     table.select("JC QC KC")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     table.select("8H")
     table.target.value = 0
-    table.buttons["Lay off"].click()
+    table.buttons[Control.LAY_OFF].click()
     assert (kept(storage).played, table.over) == (0, False)
-    table.buttons["Call Game"].click()
+    table.buttons[Control.GAME].click()
     assert table.over and table.seat in table.deal.winners
     assert (kept(storage).played, kept(storage).won) == (1, 1)
 
@@ -280,7 +281,7 @@ def test_the_puzzle_board_reads_the_puzzles_kept_and_opens_at_the_first_unsolved
     # One more solved on the page: kept, and marked.
     dead = next(p for p in puzzles[17:] if isinstance(p.answers[0], DeclareDead))
     board.picker.value = dead.id
-    board.buttons["Declare Dead"].click()
+    board.buttons[Control.DEAD].click()
     assert kept(storage).puzzles == (*solved, dead.id)
     assert "solved 18" in board.heading.value
 
@@ -300,11 +301,11 @@ def game_table() -> PlayTable:
 def win(table: PlayTable) -> None:
     """Lesson 6's position where North goes out: meld, lay off the last card, call Game."""
     table.select("JC QC KC")
-    table.buttons["Meld"].click()
+    table.buttons[Control.MELD].click()
     table.select("8H")
     table.target.value = 0
-    table.buttons["Lay off"].click()
-    table.buttons["Call Game"].click()
+    table.buttons[Control.LAY_OFF].click()
+    table.buttons[Control.GAME].click()
     assert table.over and table.seat in table.deal.winners
 
 

@@ -25,6 +25,7 @@ from penang_lib.course.review import (
 )
 from penang_lib.course.review import codec as review_codec
 from penang_lib.widgets import render
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.review import DealReview, open_review_link
 from penang_lib.widgets.shared import is_shown
 from tests.helpers.widgets import hidden_cards, leaks, lesson_table, play_to_the_end
@@ -40,12 +41,12 @@ def test_over_turns_true_once_when_the_deal_ends_and_false_on_a_new_deal() -> No
     table = lesson_table()
     seen: list[bool] = []
     table.observe(lambda change: seen.append(change["new"]), names="over")
-    review_button = table.buttons["Review this deal"]
+    review_button = table.buttons[Control.REVIEW]
     assert not table.over and not is_shown(review_button)
     play_to_the_end(table)
     assert table.over and seen == [True] and is_shown(review_button)
     assert not is_shown(table.review_box)
-    table.buttons["New deal"].click()
+    table.buttons[Control.NEW_DEAL].click()
     assert not table.over and seen == [True, False] and not is_shown(review_button)
 
 
@@ -53,7 +54,7 @@ def test_review_this_deal_opens_the_review_below_the_table_and_keeps_the_tree() 
     table = lesson_table()
     ids = [w.model_id for w in table.walk()]
     play_to_the_end(table)
-    table.buttons["Review this deal"].click()
+    table.buttons[Control.REVIEW].click()
     assert is_shown(table.review_box)
     assert table.root.children[-2] is table.review_box  # below the table (the trouble line last)
     assert [w.model_id for w in table.walk()] == ids
@@ -64,7 +65,7 @@ def test_review_this_deal_opens_the_review_below_the_table_and_keeps_the_tree() 
     assert words(review.summary.value).endswith(
         words(render.symbols(summary_lines(expected.summary())[-1]))
     )
-    table.buttons["New deal"].click()
+    table.buttons[Control.NEW_DEAL].click()
     assert not is_shown(table.review_box)
     assert [w.model_id for w in table.walk()] == ids
 
@@ -76,7 +77,7 @@ def test_a_second_deal_after_new_deal_reviews_without_trouble() -> None:
     table = lesson_table()
     for deal_number in (1, 2, 3):
         play_to_the_end(table)
-        table.buttons["Review this deal"].click()
+        table.buttons[Control.REVIEW].click()
         review = table.review
         assert not is_shown(review._trouble), f"deal {deal_number}: {review._trouble.value}"
         assert not is_shown(table._trouble), f"deal {deal_number}: {table._trouble.value}"
@@ -84,7 +85,7 @@ def test_a_second_deal_after_new_deal_reviews_without_trouble() -> None:
         assert data.spans and review.stepper.step == data.spans[0].start
         assert review.menu.value == 0
         assert words(render.symbols(turn_heading(data.turn(0)))) in words(review.comparison.value)
-        table.buttons["New deal"].click()
+        table.buttons[Control.NEW_DEAL].click()
 
 
 def test_the_table_keeps_one_message_line_with_its_review_inside() -> None:
@@ -95,7 +96,7 @@ def test_the_table_keeps_one_message_line_with_its_review_inside() -> None:
 
 def test_before_the_end_the_review_does_not_open() -> None:
     table = lesson_table()
-    table.buttons["Review this deal"].click()  # hidden, but a browser could still send it
+    table.buttons[Control.REVIEW].click()  # hidden, but a browser could still send it
     assert "once the deal is over" in words(table.message.value)
     assert not is_shown(table.review_box)
     with pytest.raises(ValueError, match="once the deal is over"):
@@ -136,7 +137,7 @@ def test_the_menu_takes_the_stepper_to_a_turn_and_names_whether_the_bot_agrees()
     last = len(data.spans) - 1
     review.menu.value = last
     assert review.stepper.step == data.spans[last].start
-    review.stepper.buttons["Next"].click()
+    review.stepper.buttons[Control.NEXT].click()
     assert review.stepper.step == data.spans[last].start + 1
     assert review.menu.value == last  # still inside the same turn: the stepper does not jump
 
@@ -157,7 +158,7 @@ def test_the_hidden_review_holds_no_other_hand_while_a_deal_is_played() -> None:
     table = lesson_table()
     table.seat = 2  # before the first move: the review must follow the new seat
     assert leaks(table, hidden_cards(table.deal, 2) - set(table.deal.hand(2))) == []
-    table.buttons["Bots to my turn"].click()
+    table.buttons[Control.BOTS_TO_ME].click()
     assert leaks(table, hidden_cards(table.deal, 2) - set(table.deal.hand(2))) == []
     assert "review=" not in str([w.get_state() for w in table.walk()])
 

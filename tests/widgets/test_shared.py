@@ -17,6 +17,7 @@ import pytest
 from penang_lib import Deal
 from penang_lib.widgets import DealStepper, MatchSheet, MeldChecker, PlayTable, Quiz
 from penang_lib.widgets.base import KitWidget
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.lessons import lesson_data
 from penang_lib.widgets.shared import (
     HIDDEN,
@@ -32,10 +33,10 @@ from penang_lib.widgets.shared import (
 def kit_widgets() -> list[KitWidget]:
     """One of each kit widget, the way the lessons build them, after some use."""
     stepper = DealStepper.from_seed(seed=3, players=4)
-    stepper.buttons["Last"].click()
+    stepper.buttons[Control.LAST].click()
     play = PlayTable(seed=5, players=3)
-    play.buttons["Hint"].click()
-    play.buttons["End turn"].click()  # refused: nothing melded yet
+    play.buttons[Control.HINT].click()
+    play.buttons[Control.END_TURN].click()  # refused: nothing melded yet
     checker = MeldChecker(hand="5H 6H 7H JK KS", table=["9S 10S JS"])
     checker.toggles[0].value = True
     match = MatchSheet(seed=2, players=2)

@@ -13,6 +13,7 @@ import traitlets
 
 from penang_lib import check_meld, play_deal
 from penang_lib.widgets import DealStepper, MeldChecker, Quiz
+from penang_lib.widgets.controls import Control
 
 SEED = 5
 
@@ -21,9 +22,9 @@ def test_a_stepper_step_is_observed_when_the_learner_presses_next() -> None:
     stepper = DealStepper(play_deal(SEED), step=2)
     seen: list[tuple[int, int]] = []
     stepper.observe(lambda c: seen.append((c["old"], c["new"])), names="step")
-    stepper.buttons["Next"].click()
-    stepper.buttons["Next"].click()
-    stepper.buttons["Back"].click()
+    stepper.buttons[Control.NEXT].click()
+    stepper.buttons[Control.NEXT].click()
+    stepper.buttons[Control.BACK].click()
     assert seen == [(2, 3), (3, 4), (4, 3)]
     stepper.slider.value = 9  # as the browser sends a drag
     assert seen[-1] == (3, 9) and len(stepper.deal.move_stack) == 9
@@ -37,7 +38,7 @@ def test_a_stepper_step_links_both_ways_with_another_slider() -> None:
     other.value = 7
     assert stepper.step == 7 and stepper.slider.value == 7
     assert len(stepper.deal.move_stack) == 7 and "Step 7 of" in stepper.status.value
-    stepper.buttons["First"].click()
+    stepper.buttons[Control.FIRST].click()
     assert other.value == 0
     with pytest.raises(ValueError, match=f"from 0 to {stepper.steps}"):
         stepper.step = stepper.steps + 1
