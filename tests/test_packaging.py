@@ -95,6 +95,12 @@ def test_the_wheel_holds_one_top_level_package() -> None:
         f"penang_lib/widgets/{path.name}" for path in (REPO / "widgets").glob("*.py")
     } <= widgets
     assert "penang_lib/widgets/py.typed" in widgets
+    # the words' markers, the controls' one table of words, a lesson page's chrome words
+    assert {
+        "penang_lib/i18n.py",
+        "penang_lib/widgets/controls.py",
+        "penang_lib/site/words.py",
+    } <= set(names)
 
 
 def test_the_version_has_one_source() -> None:
