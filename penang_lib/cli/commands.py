@@ -7,6 +7,9 @@ it is not, 2 on bad input (one line on stderr, no traceback).
 deal and prints it turn by turn, each event with its explanation (or, with `--json`, the deal's
 record). `penang-rummy deal --shows swap,dead.passport,game` finds the first seed whose deal
 shows those rules. `penang-rummy simulate --deals N [...]` plays many deals and prints a summary.
+`penang-rummy tournament --bots careful,greedy,greedy,greedy --deals N [--seed S] [--json]` plays
+duplicate deals (each seed once per rotation of the bots over the seats) and prints each bot's
+results with a 95% interval.
 `penang-rummy puzzles --mine N --seed S --out FILE` mines N puzzles from bot deals, each proved
 by the engine, writes them as JSON and prints how many there are of each kind and rule.
 Bad arguments: one line on stderr and exit 2, never a traceback. Numbers are written in the digits
@@ -274,6 +277,55 @@ def _simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- tournament ----------------------------------------------------------------------------------
+def _tournament(args: argparse.Namespace) -> int:
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    from penang_lib.engine.tournament import tournament
+
+    players = len(args.bots)
+    if players < 2:
+        raise _UsageError(
+            "--bots names one bot per seat: at least 2 of them, such as careful,greedy"
+        )
+    games = args.deals * players
+    show = args.progress if args.progress is not None else games >= 200
+    start = time.perf_counter()
+    with tqdm(total=games, unit="deal", disable=not show, file=sys.stderr) as bar:
+        result = tournament(args.bots, args.deals, seed=args.seed, progress=bar.update)
+    seconds = time.perf_counter() - start
+    report = {**result.as_dict(), "seconds": round(seconds, 3)}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return EXIT_OK
+    print(
+        f"{args.deals:,} duplicate deals (seeds {args.seed} to {args.seed + args.deals - 1}), "
+        f"each played {players} times, once per rotation of {', '.join(args.bots)} over the "
+        f"seats: {result.games:,} deals in {seconds:.1f} s"
+    )
+    print(
+        f"  {'bot':<9} {'seats':>6} {'won':>6} {'mean count':>10} {'vs field':>8} "
+        f"{'95% interval':>17} {'passport':>8} {'died':>6} {'ms/move p50':>11} {'p95':>8} "
+        f"{'max':>8}"
+    )
+    for standing in result.standings.values():
+        row = standing.as_dict()
+        low, high = row["interval_95"] or (float("nan"), float("nan"))
+        times = row["seconds_per_move"]
+        print(
+            f"  {standing.name:<9} {standing.seats:>6} {row['win_rate']:>6.1%} "
+            f"{row['mean_count']:>10.1f} {row['mean_difference']:>+8.2f} "
+            f"[{low:>+7.2f}, {high:>+7.2f}] {row['passport_failure_rate']:>8.1%} "
+            f"{row['death_rate']:>6.1%} {1000 * times['median']:>11.2f} "
+            f"{1000 * times['p95']:>8.2f} {1000 * times['max']:>8.2f}"
+        )
+    print(
+        "  won: deals won, a tie shared; vs field: its count minus the mean of the others' at "
+        "the same table (lower is better), with a 95% interval over seeds"
+    )
+    return EXIT_OK
+
+
 # -- puzzles -------------------------------------------------------------------------------------
 def _puzzle_count(text: str) -> int:
     from penang_lib.course.mining import MAX_COUNT
@@ -439,6 +491,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="show a progress bar on stderr (default: for 200 deals or more)",
     )
     simulate.set_defaults(run=_simulate)
+
+    tour = sub.add_parser(
+        "tournament",
+        help="measure bots against each other in duplicate deals",
+        description="Play each seed once per rotation of the bots over the seats, so that "
+        "every bot meets the same cards in every seat, and print per bot: deals won, mean "
+        "count, mean count difference against the field with a 95%% interval, passport "
+        "failures, deaths and time per move.",
+    )
+    tour.add_argument(
+        "--bots",
+        type=_bots,
+        required=True,
+        help="one bot per seat, 2 to 5, comma-separated, e.g. careful,greedy,greedy,greedy",
+    )
+    tour.add_argument(
+        "--deals", type=_deals, required=True, help="how many seeds, each played once per seat"
+    )
+    tour.add_argument("--seed", type=_seed, default=0, help="the first seed (default 0)")
+    tour.add_argument("--json", action="store_true", help="print the results as JSON")
+    tour.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: for 200 deals or more)",
+    )
+    tour.set_defaults(run=_tournament)
 
     from penang_lib.course.puzzles.model import PUZZLE_KINDS
 
