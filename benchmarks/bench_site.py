@@ -36,6 +36,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from penang_lib.site.serve import catalogue
+from penang_lib.widgets import controls
 from tools.site_runner import (
     CHROMIUM_ARGS,
     NO_CHROMIUM,
@@ -82,9 +83,10 @@ MAX_CLICKS = 55
 """Next clicks on one page at most: the stepper lesson's deal has 60 steps."""
 NEXT_BUTTON_JS = """() => {
   const buttons = [...document.querySelectorAll('.penang-stepper button')];
-  const next = buttons.find((b) => b.textContent.trim() === 'Next' && !b.disabled);
+  const next = buttons.find((b) => b.textContent.trim() === LABEL && !b.disabled);
   next.setAttribute('data-bench', 'next');
-}"""
+}""".replace("LABEL", json.dumps(controls.label(controls.Control.NEXT)))
+"""Marks the stepper's Next button (found by its label) for `round_trip`."""
 
 
 def bare_notebook(folder: Path) -> Path:

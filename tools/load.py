@@ -37,19 +37,23 @@ from typing import Any
 import psutil  # type: ignore[import-untyped]
 
 from penang_lib.site.serve import catalogue
+from penang_lib.widgets.controls import Control, label
 from tools.learners import Learner, Model, PageError
 from tools.site_runner import Server, start_site, wait_ready
 
 STEP_LESSON = "07_whole_deal.ipynb"
 PLAY_LESSON = "08_play.ipynb"
+NEXT = label(Control.NEXT)
+"""The stepper's Next button, by its label."""
 HINT_ACTIONS = (
-    ("Hint: meld", "Meld"),
-    ("Hint: lay off", "Lay off"),
-    ("Hint: swap", "Swap"),
-    ("Hint: end the turn", "End turn"),
-    ("Hint: declare Dead", "Declare Dead"),
-    ("Hint: declare Game", "Call Game"),
+    ("Hint: meld", Control.MELD),
+    ("Hint: lay off", Control.LAY_OFF),
+    ("Hint: swap", Control.SWAP),
+    ("Hint: end the turn", Control.END_TURN),
+    ("Hint: declare Dead", Control.DEAD),
+    ("Hint: declare Game", Control.GAME),
 )
+"""The start of a hint's sentence, and the button that plays the hinted move."""
 
 
 Think = Callable[[], Awaitable[None]]
@@ -81,7 +85,7 @@ def _stepper_parts(learner: Learner) -> tuple[Model, Model]:
     if not stepper:
         raise PageError("the stepping lesson shows no stepper")
     inside = learner.inside(stepper[0])
-    nexts = [m for m in inside if m.name == "ButtonModel" and m.state.get("description") == "Next"]
+    nexts = [m for m in inside if m.name == "ButtonModel" and m.state.get("description") == NEXT]
     explain = [m for m in inside if "penang-explain" in m.classes]
     if not nexts or not explain:
         raise PageError("the stepper has no Next button or explanation")
@@ -89,6 +93,7 @@ def _stepper_parts(learner: Learner) -> tuple[Model, Model]:
 
 
 def _play_parts(learner: Learner) -> tuple[dict[str, Model], Model]:
+    """The play table's buttons, by their labels (what the page shows), and its message."""
     tables = learner.find(cls="penang-play")
     if not tables:
         raise PageError("the playing lesson shows no play table")
@@ -117,20 +122,20 @@ async def step_through(learner: Learner, clicks: int, outcome: Outcome, think: T
 async def play_moves(learner: Learner, moves: int, outcome: Outcome, think: Think) -> None:
     buttons, message = _play_parts(learner)
     for _ in range(moves):
-        outcome.moves.append(await learner.click(buttons["Hint"], message))
+        outcome.moves.append(await learner.click(buttons[label(Control.HINT)], message))
         await think()
         said = str(message.state.get("value", ""))
         action = next((name for prefix, name in HINT_ACTIONS if prefix in said), None)
         if action is None:  # not the learner's turn, or the deal is over
-            if buttons["Bots to my turn"].state.get("disabled"):
+            if buttons[label(Control.BOTS_TO_ME)].state.get("disabled"):
                 return
-            await learner.click(buttons["Bots to my turn"], message)
+            await learner.click(buttons[label(Control.BOTS_TO_ME)], message)
             await think()
             continue
-        outcome.moves.append(await learner.click(buttons[action], message))
+        outcome.moves.append(await learner.click(buttons[label(action)], message))
         await think()
-        if action in ("End turn", "Declare Dead"):
-            await learner.click(buttons["Bots to my turn"], message)
+        if action in (Control.END_TURN, Control.DEAD):
+            await learner.click(buttons[label(Control.BOTS_TO_ME)], message)
             await think()
 
 

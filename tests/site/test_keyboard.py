@@ -14,6 +14,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from penang_lib.widgets.controls import Control, label
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
@@ -125,9 +126,9 @@ def test_lesson_4_exercise_is_played_with_the_keyboard_alone(
     wait_text(page, selection, "8♥")
     tab_to(page, menu)
     assert focused(page)["option"] == "North's run 5♥ 6♥ 7♥ (meld 0)"
-    assert tab_to(page, named("Lay off")) == 2  # past Meld
+    assert tab_to(page, named(label(Control.LAY_OFF))) == 2  # past Meld
     page.keyboard.press("Enter")
-    lands_on(page, "End turn")
+    lands_on(page, label(Control.END_TURN))
     assert "lay-off" in page.inner_text(message)
 
     # 2. A lay-off the rules refuse: 2♦ on meld 2 (Q♦ K♦ A♦). The selection is cleared, and
@@ -137,7 +138,7 @@ def test_lesson_4_exercise_is_played_with_the_keyboard_alone(
     wait_text(page, selection, "2♦")
     tab_to(page, menu)
     choose(page, "South's run Q♦ K♦ A♦")
-    tab_to(page, named("Lay off"))
+    tab_to(page, named(label(Control.LAY_OFF)))
     page.keyboard.press("Enter")
     lands_on(page, "first card")
     assert "Your selection was cleared" in page.inner_text(message)
@@ -148,20 +149,20 @@ def test_lesson_4_exercise_is_played_with_the_keyboard_alone(
     page.locator(f"{selection} .penang-joker").wait_for(timeout=30_000)
     tab_to(page, menu)
     choose(page, "North's run 5♥ 6♥ 7♥ 8♥")
-    tab_to(page, named("Lay off"))
+    tab_to(page, named(label(Control.LAY_OFF)))
     page.keyboard.press("Enter")
     lands_on(page, "readings")
     choose(page, "JK=9♥")
-    assert tab_to(page, named("Use this reading")) == 1
+    assert tab_to(page, named(label(Control.USE_READING))) == 1
     page.keyboard.press("Enter")
-    lands_on(page, "End turn")
+    lands_on(page, label(Control.END_TURN))
     tab_to(page, menu, back=True)
     assert focused(page)["option"] == "North's run 5♥ 6♥ 7♥ 8♥ JK=9♥ (meld 0)"
-    tab_to(page, named("End turn"))
+    tab_to(page, named(label(Control.END_TURN)))
 
     # 4. End turn, then Bots to my turn: the focus follows, and comes back to the hand.
     page.keyboard.press("Enter")
-    lands_on(page, "Bots to my turn")
+    lands_on(page, label(Control.BOTS_TO_ME))
     page.keyboard.press("Enter")
     now = lands_on(page, "first card")
     assert now["first"]

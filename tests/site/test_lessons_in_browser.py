@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import BrowserContext, Page
 
 from penang_lib import play_deal
+from penang_lib.widgets.controls import Control, label
 from penang_lib.widgets.lessons import lesson_data
 from tests.helpers.browser import button
 from tests.site.conftest import lesson_url, open_page
@@ -32,11 +33,11 @@ def test_next_changes_the_explanation_and_back_restores_it(
     stepper = page.locator(".penang-stepper").first
     explain = ".penang-stepper .penang-explain"
     before = page.inner_text(explain)
-    button(stepper, "Next").click()
+    button(stepper, label(Control.NEXT)).click()
     changed(page, explain, before)
     after = page.inner_text(explain)
     assert "Step 1" in after and after != before
-    button(stepper, "Back").click()
+    button(stepper, label(Control.BACK)).click()
     changed(page, explain, after)
     assert page.inner_text(explain) == before
 
@@ -107,18 +108,18 @@ def test_the_play_page_refuses_an_illegal_meld_and_accepts_a_legal_one(
     cards.nth(0).click()
     cards.nth(1).click()
     before = page.inner_text(message)
-    button(table, "Meld").click()
+    button(table, label(Control.MELD)).click()
     changed(page, message, before)
     refused = table.locator(".penang-message .penang-badge.penang-bad")
     assert refused.first.inner_text() == "meld"
     # The careful bot's hint selects a legal meld; Meld then plays it.
     before = page.inner_text(message)
-    button(table, "Hint").click()
+    button(table, label(Control.HINT)).click()
     changed(page, message, before)
     assert "Hint:" in page.inner_text(message)
     count = cards.count()
     before = page.inner_text(message)
-    button(table, "Meld").click()
+    button(table, label(Control.MELD)).click()
     changed(page, message, before)
     assert table.locator(".penang-message .penang-badge", has_text="passport").count() == 1
     page.wait_for_function(

@@ -15,13 +15,13 @@ from playwright.sync_api import BrowserContext, Locator, Page
 
 from penang_lib.course.puzzles import Puzzle, PuzzleError, find_puzzle, judge, shipped_puzzles
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap
+from penang_lib.widgets.controls import Control, label, naming
 from penang_lib.widgets.puzzle import COUNTED, MISSED, SOLVED
 from tests.helpers.browser import SHOTS, axe_violations, error_outputs, landing, mark, wait_stored
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 PAGE = "11_puzzles.ipynb"
-BUTTONS = {"meld": "Meld", "lay_off": "Lay off", "swap": "Swap"}
 
 
 def clickable() -> tuple[int, Puzzle, Move]:
@@ -78,7 +78,9 @@ def click_cards(page: Page, board: Locator, move: Move) -> None:
 
 def target(board: Locator) -> Locator:
     """The "Meld on table" menu."""
-    return board.locator(".widget-dropdown").filter(has_text="Meld on table").locator("select")
+    return (
+        board.locator(".widget-dropdown").filter(has_text=label(Control.TARGET)).locator("select")
+    )
 
 
 def picker(board: Locator) -> Locator:
@@ -109,11 +111,11 @@ def test_a_linked_puzzle_is_solved_by_clicking_its_cards_and_its_move(
     # Solve it at the first try, as a learner would: the meld on the table, the cards, the move.
     click_cards(page, board, move)
     before = page.inner_text(message)
-    button(board, BUTTONS[move.type]).click()
+    button(board, label(Control(move.type))).click()
     right = said_after(page, before)
     verdict = judge(puzzle, move)
     assert verdict.right
-    assert words(verdict.sentence) in words(right) and SOLVED in words(right)
+    assert words(verdict.sentence) in words(right) and naming(SOLVED) in words(right)
     assert board.locator(".penang-message .penang-badge.penang-good").count() == 1
     head_says(page, "solved 1")
     assert axe_violations(page) == []
@@ -175,7 +177,7 @@ def test_a_wrong_try_says_the_rule_it_breaks_not_the_answer_and_the_puzzle_does_
     board = page.locator(".penang-puzzle").first
     message = ".penang-puzzle .penang-message"
     before = page.inner_text(message)
-    button(board, "Declare Dead").click()
+    button(board, label(Control.DEAD)).click()
     refused = words(said_after(page, before))
     dead = judge(puzzle, DeclareDead())
     assert not dead.legal and dead.rule == "dead"
@@ -184,14 +186,14 @@ def test_a_wrong_try_says_the_rule_it_breaks_not_the_answer_and_the_puzzle_does_
     for answer in puzzle.answers:
         assert answer.label() not in refused.lower()
     assert f"Swap {move.card.symbol}" not in refused and "then meld" not in refused
-    button(board, "Show answer").wait_for(state="visible")
+    button(board, label(Control.SHOW_ANSWER)).wait_for(state="visible")
     # Found after the wrong try: right, and said not to count.
     click_cards(page, board, move)
     before = page.inner_text(message)
-    button(board, "Swap").click()
+    button(board, label(Control.SWAP)).click()
     right = words(said_after(page, before))
     assert words(judge(puzzle, move).sentence) in right
-    assert MISSED in right and COUNTED in right
+    assert naming(MISSED) in right and naming(COUNTED) in right
     assert "solved 0" in page.inner_text(".penang-puzzle .penang-puzzle-head")
     assert axe_violations(page) == []
     assert visit.outside == [] and visit.errors == [] and error_outputs(page) == []
@@ -205,15 +207,16 @@ def largest_hand() -> Puzzle:
 def gap(page: Page) -> dict[str, float]:
     """Where the question, the move buttons and the table are (px, all measured at once)."""
     found: dict[str, float] = page.evaluate(
-        """() => {
+        """([meld, game]) => {
           const box = (e) => e.getBoundingClientRect();
           const q = box(document.querySelector('.penang-puzzle .penang-explain'));
           const named = (n) => box([...document.querySelectorAll('.penang-puzzle button')]
             .find((b) => b.innerText.trim() === n));
           const table = box(document.querySelector('.penang-puzzle .penang-table'));
-          return {question: q.top, question_end: q.bottom, meld: named('Meld').top,
-                  buttons_end: named('Call Game').bottom, table: table.top};
-        }"""
+          return {question: q.top, question_end: q.bottom, meld: named(meld).top,
+                  buttons_end: named(game).bottom, table: table.top};
+        }""",
+        [label(Control.MELD), label(Control.GAME)],
     )
     return found
 

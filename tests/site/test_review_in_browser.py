@@ -11,13 +11,17 @@ from playwright.sync_api import BrowserContext, Page
 from penang_lib import Deal
 from penang_lib.course.review import Review, encode, turn_lines
 from penang_lib.engine.bots import bots_around, make_bot, play_move
+from penang_lib.widgets.controls import Control, label
 from penang_lib.widgets.lessons import lesson_data
+from penang_lib.widgets.play_parts import MOVE_BUTTONS
 from tests.helpers.browser import axe_violations, button
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 PLAY = "08_play.ipynb"
 MESSAGE = ".penang-play .penang-message"
+MOVE_LABELS = "|".join(re.escape(label(c)) for c in MOVE_BUTTONS)
+"""The labels of the buttons a hint may name, as a regular expression's alternatives."""
 PANEL = ".penang-review .penang-review-turn"
 MOST_CLICKS = 300
 """More clicks than following the hints through lesson 8's deal takes (about 70)."""
@@ -50,17 +54,15 @@ def click_and_wait(page: Page, name: str) -> None:
 def follow_the_hints(page: Page) -> None:
     """Play lesson 8's table to the end of its deal: the hinted moves and Bots to my turn."""
     table = page.locator(".penang-play").first
-    review_button = button(table, "Review this deal")
+    review_button = button(table, label(Control.REVIEW))
     for _ in range(MOST_CLICKS):
         if review_button.is_visible():
             break
-        if button(table, "Bots to my turn").is_enabled():
-            click_and_wait(page, "Bots to my turn")
+        if button(table, label(Control.BOTS_TO_ME)).is_enabled():
+            click_and_wait(page, label(Control.BOTS_TO_ME))
             continue
-        click_and_wait(page, "Hint")
-        named = re.search(
-            r"press (Meld|Lay off|Swap|End turn|Declare Dead|Call Game)\.", page.inner_text(MESSAGE)
-        )
+        click_and_wait(page, label(Control.HINT))
+        named = re.search(rf"press ({MOVE_LABELS})\.", page.inner_text(MESSAGE))
         assert named is not None, page.inner_text(MESSAGE)
         click_and_wait(page, named.group(1))
     assert "The deal is over" in page.inner_text(".penang-play .penang-status")
@@ -71,7 +73,7 @@ def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
 ) -> None:
     page = open_page(context, lesson_url(site, PLAY)).page
     table = page.locator(".penang-play").first
-    review_button = button(table, "Review this deal")
+    review_button = button(table, label(Control.REVIEW))
     assert not review_button.is_visible()
     follow_the_hints(page)
     assert not page.locator(".penang-play-review").is_visible()
@@ -90,7 +92,7 @@ def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
     assert first_link.startswith(f"{PLAY}?review=")
 
     # Issue 29, item 4: the second deal's review said "Something went wrong on our side".
-    click_and_wait(page, "New deal")
+    click_and_wait(page, label(Control.NEW_DEAL))
     assert not page.locator(".penang-play-review").is_visible()
     follow_the_hints(page)
     review_button.click()
@@ -121,7 +123,7 @@ def test_a_review_link_opens_the_finished_deal_with_its_review(
     assert "Your turn 1" in panel.inner_text()
     assert expected.split(":")[0] in panel.inner_text()  # the bot would have played otherwise
     assert "The deal is over" in page.inner_text(".penang-play .penang-status")
-    assert button(page.locator(".penang-play").first, "Review this deal").is_visible()
+    assert button(page.locator(".penang-play").first, label(Control.REVIEW)).is_visible()
     # Go to your turn takes the stepper to the second turn, and the panel follows it.
     before = panel.inner_text()
     page.locator(".penang-review select").first.select_option(index=2)

@@ -19,6 +19,7 @@ from tornado.httpclient import HTTPClientError
 
 from penang_lib import Card, Deal
 from penang_lib.site.serve import catalogue
+from penang_lib.widgets.controls import Control, label
 from penang_lib.widgets.lessons import lesson_data
 from tests.site.conftest import type_into_checker
 from tools.learners import Learner, run_sync
@@ -202,7 +203,7 @@ def test_the_play_page_holds_no_hidden_card_in_any_synced_trait(site: Server) ->
             buttons = {str(m.state.get("description")): m for m in inside}
             message = next(m for m in inside if "penang-message" in m.classes)
             seen = [learner.texts(inside)]
-            await learner.click(buttons["Hint"], message)
+            await learner.click(buttons[label(Control.HINT)], message)
             await learner.settle(0.5)
             seen.append(learner.texts(inside))
             return seen
