@@ -371,7 +371,7 @@ class PlayTable(KitWidget):
         self._render(
             self.deal.event_stack[-1],
             seat,
-            self._bot_line(seat, choice),
+            "".join(self._bot_lines([(seat, choice)])),
             "<p><b>{}</b> {}</p>".format(esc(_("Why:")), render.symbols(choice.why)),
         )
         if not self._bots_to_move():  # Bot move is disabled now: the focus moves on
@@ -383,7 +383,7 @@ class PlayTable(KitWidget):
             self._say(paragraph(_("No bot is to move now.")))
             return
         played = play_until(self.deal, self.bots, self.seat)
-        lines = "".join(self._bot_line(s, c, c.why) for s, c in played[-SHOWN_BOT_MOVES:])
+        lines = "".join(self._bot_lines(played[-SHOWN_BOT_MOVES:], with_why=True))
         earlier = len(played) - SHOWN_BOT_MOVES
         if earlier > 0:
             lines = paragraph(earlier_bot_moves(earlier)) + lines
@@ -501,10 +501,22 @@ class PlayTable(KitWidget):
     def _say(self, html: str, tone: str = "") -> None:
         self.controls.say(html, tone)
 
-    def _bot_line(self, seat: int, choice: Choice, why: str = "") -> str:
-        return paragraph(
-            bot_move_line(self.deal.names, seat, self.bots[seat].name, choice.move, why)
-        )
+    def _bot_lines(self, played: Sequence[tuple[int, Choice]], with_why: bool = False) -> list[str]:
+        """The lines (paragraphs) of the bots' moves `played`, the deal's last moves: each names
+        a table meld as the learner saw it in the "Meld on table" menu before the move
+        (`move_words`: "lay off 5♣ on South's run 2♣ 3♣ 4♣"), not by its number. The deal steps
+        back over the moves and plays them again (the engine restores each position exactly)."""
+        deal = self.deal
+        moves = [deal.pop() for _i in played][::-1]
+        lines = []
+        for (seat, choice), move in zip(played, moves, strict=True):
+            assert move == choice.move, "the bots' moves are the deal's last moves"
+            words = move_words(deal, move)
+            deal.push(move, seat)
+            why = choice.why if with_why else ""
+            bot = self.bots[seat].name
+            lines.append(paragraph(bot_move_line(deal.names, seat, bot, move, why, words)))
+        return lines
 
     # -- state questions (answered by the engine) --------------------------------------------------
     def _my_turn(self) -> bool:

@@ -408,9 +408,13 @@ def due(deal: Deal, seat: int, forced: Move | None = None) -> tuple[Move, Said] 
     return None
 
 
-def bot_move_line(names: Sequence[str], seat: int, bot: str, move: Move, why: str = "") -> str:
-    """One bot's move: who played it, which bot it is, the move, and, given, the bot's reason."""
-    words = {"player": _who(seat, names), "bot": bot, "move": move.label()}
+def bot_move_line(
+    names: Sequence[str], seat: int, bot: str, move: Move, why: str = "", said: str = ""
+) -> str:
+    """One bot's move: who played it, which bot it is, the move, and, given, the bot's reason.
+    The move is said as `said` when given (a view may name a table meld by its cards), else
+    as `move.label()` ("lay off 5♣ on meld 2")."""
+    words = {"player": _who(seat, names), "bot": bot, "move": said or move.label()}
     if why:
         return _("{player} ({bot} bot): {move}. Why: {why}").format(**words, why=why)
     return _("{player} ({bot} bot): {move}.").format(**words)

@@ -626,3 +626,23 @@ def test_next_step_names_the_buttons_by_their_labels() -> None:
     deal = Deal(hands=["2S 5H 9S KH", "7D 8D 9D 3C"], dealer=1)
     assert next_step(deal, 0)[-1].text.endswith(f" {label(Control.DEAD)}.")
     assert next_step(deal, 1)[0].text.count(label(Control.BOTS_TO_ME)) == 1
+
+
+def test_a_bots_lay_off_names_the_meld_as_the_menu_named_it() -> None:
+    """A bot's move on a table meld names the meld by its owner, kind and cards as it lay before
+    the move (the "Meld on table" menu's name), not by its number; the deal is unchanged."""
+    deal = Deal(hands=["5H 6H 7H 2S 3C KD", "7D 8D 9D 8H KC QS"], dealer=1)
+    table = PlayTable(deal=deal)
+    table.select("5H 6H 7H")
+    table.buttons[Control.MELD].click()
+    table.buttons[Control.END_TURN].click()
+    table.buttons[Control.BOTS_TO_ME].click()
+    said = text(table.message.value)
+    assert "East (careful bot): lay off 8♥ on North's run 5♥ 6♥ 7♥. Why:" in said
+    assert "on meld 0" not in said
+    assert [m.label() for m in deal.move_stack[-3:]] == [
+        "meld 7♦ 8♦ 9♦",
+        "lay off 8♥ on meld 0",
+        "end the turn",
+    ]
+    assert deal.table[0].symbols == "5♥ 6♥ 7♥ 8♥"
