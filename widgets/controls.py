@@ -74,7 +74,7 @@ WORDS: dict[Control, Words] = {
         N_("Meld"), N_("Lay the selected cards from your hand as a meld (a run or a set)")
     ),
     Control.LAY_OFF: Words(
-        N_("Lay off"), N_("Add the one selected card to the meld chosen in 'Meld on table'")
+        N_("Lay off"), N_("Add the one selected card to the meld chosen in '{target}'")
     ),
     Control.SWAP: Words(
         N_("Swap"),
@@ -92,7 +92,9 @@ WORDS: dict[Control, Words] = {
         N_("Use this reading"),
         N_("Play the move with the joker standing for the card chosen on the left"),
     ),
-    Control.TARGET: Words(N_("Meld on table"), N_("The table meld that Lay off and Swap play on")),
+    Control.TARGET: Words(
+        N_("Meld on table"), N_("The table meld that {lay_off} and {swap} play on")
+    ),
     Control.READINGS: Words(N_("Joker stands for"), N_("Choose which card the joker stands for")),
     Control.BOT_MOVE: Words(
         N_("Bot move"), N_("Play the next bot move and show why the bot chose it")
@@ -141,7 +143,8 @@ WORDS: dict[Control, Words] = {
     ),
 }
 """Each control's label and tooltip, written once (`tests/widgets/test_controls.py` checks that
-no label is written anywhere else in the widgets or the engine)."""
+no label is written anywhere else in the widgets or the engine). A tooltip names another control
+by a placeholder named after it (`{target}`), filled with its label by `tooltip()`."""
 
 
 def label(control: Control) -> str:
@@ -150,8 +153,9 @@ def label(control: Control) -> str:
 
 
 def tooltip(control: Control) -> str:
-    """What `control` does, in a sentence shown when the pointer rests on it."""
-    return _(WORDS[control].tooltip)
+    """What `control` does, in a sentence shown when the pointer rests on it (a tooltip that
+    names another control says its label: see `naming`)."""
+    return naming(WORDS[control].tooltip)
 
 
 def naming(message: str, **words: object) -> str:

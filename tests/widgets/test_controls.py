@@ -134,6 +134,22 @@ def test_every_control_has_words_and_the_labels_are_unique() -> None:
     assert tooltip(Control.GAME) == "Your hand is empty: call Game and win the deal"
 
 
+def test_a_tooltip_names_another_control_by_a_placeholder() -> None:
+    """A tooltip writes no other control's label of several words, nor one in quotes or in a
+    "click X" phrase: it names the control by a placeholder (`{target}`) that `tooltip()`
+    fills with the label."""
+    written = [
+        (control, name)
+        for control, words in WORDS.items()
+        for name in names_in_engine(words.tooltip) + names_in_widgets(words.tooltip)
+        if name != words.label
+    ]
+    assert written == []
+    assert all("{" not in tooltip(c) for c in Control)
+    assert tooltip(Control.TARGET) == "The table meld that Lay off and Swap play on"
+    assert label(Control.TARGET) in tooltip(Control.LAY_OFF)
+
+
 def test_a_move_controls_value_is_the_engines_move_type() -> None:
     from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, LayOff, MeldMove, Swap
 
@@ -172,3 +188,4 @@ def test_every_widgets_buttons_are_keyed_by_control() -> None:
         for key, button in buttons.items():
             assert isinstance(key, Control), key
             assert getattr(button, "description", None) == label(key)
+            assert getattr(button, "tooltip", None) == tooltip(key)
