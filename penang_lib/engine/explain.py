@@ -393,7 +393,7 @@ def due(deal: Deal, seat: int, forced: Move | None = None) -> tuple[Move, Said] 
     """The move due for the learner at `seat` and the engine's reason for it, when Dead or Game
     is due (`forced`, else `forced_move(deal, seat)`); None when the deal is over or no move is
     forced. The reason is under its rule id: `dead` or `dead.passport` (refused: no meld or
-    lay-off can be made) for Declare Dead, `game` (allowed: the hand is empty) for Call Game.
+    lay-off can be made) for `DeclareDead`, `game` (allowed: the hand is empty) for `DeclareGame`.
     What to click is the view's business (`penang_lib.widgets.play_parts.next_step`)."""
     seat = _seat(deal, seat)
     if deal.is_over:
