@@ -72,6 +72,10 @@ __all__ = [
 ]
 
 BOT_NAMES = ("random", "greedy", "careful")
+"""The fast bots, whose moves are rules of thumb: a deal plays in about a millisecond."""
+EXPERT: Final = "expert"
+"""The bot that looks ahead (`penang_lib.engine.expert`): about a second of thought a turn."""
+ALL_BOT_NAMES = (*BOT_NAMES, EXPERT)
 """The names `make_bot` knows."""
 
 
@@ -176,7 +180,8 @@ SHED_ONLY_TOO: Final = N_(
 sentence before it (`DEATH_NEAR*`) says why."""
 
 
-def _bot_seed(seed: object) -> int | None:
+def bot_seed(seed: object) -> int | None:
+    """A bot's seed, checked: None or a whole number (every bot, the expert's too, reads it so)."""
     return require_optional_whole(seed, "a bot's seed")
 
 
@@ -189,7 +194,9 @@ def _view(view: object) -> PlayerView:
     return view
 
 
-def _forced_choice(view: PlayerView) -> Choice | None:
+def forced_choice(view: PlayerView) -> Choice | None:
+    """The choice when the move is forced (Game on an empty hand, Dead with nothing to play),
+    with its reason; None when the bot has a choice to make."""
     if view.__class__ is not PlayerView:
         _view(view)
     if view.over:
@@ -214,7 +221,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = _bot_seed(seed)
+        self.seed = bot_seed(seed)
         self.rng = random.Random(self.seed)
 
     def choose(self, view: PlayerView) -> Choice:
@@ -227,7 +234,7 @@ class RandomBot:
         total = view.count_melds() + len(view.lay_off_options()) + len(view.swap_options())
         total += view.actions > 0
         if total == 0:
-            forced = _forced_choice(view)
+            forced = forced_choice(view)
             assert forced is not None
             return forced
         move = view.nth_move(self.rng.randrange(total))
@@ -303,10 +310,10 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = _bot_seed(seed)
+        self.seed = bot_seed(seed)
 
     def choose(self, view: PlayerView) -> Choice:
-        forced = _forced_choice(view)
+        forced = forced_choice(view)
         if forced is not None:
             return forced
         rules = view.rules
@@ -396,12 +403,12 @@ class CarefulBot:
     name = "careful"
 
     def __init__(self, seed: int | None = None, near_death: int = 2, small_hand: int = 4) -> None:
-        self.seed = _bot_seed(seed)
+        self.seed = bot_seed(seed)
         self.near_death = require_whole(near_death, "near_death", 0, 1000)
         self.small_hand = require_whole(small_hand, "small_hand", 0, 1000)
 
     def choose(self, view: PlayerView) -> Choice:
-        forced = _forced_choice(view)
+        forced = forced_choice(view)
         if forced is not None:
             return forced
         if not view.passport:
@@ -587,15 +594,25 @@ def clear_caches() -> None:
     _clear_view_caches()
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name ("random", "greedy" or "careful"); `seed` drives the random one."""
+def make_bot(name: str, seed: int | None = None, budget: float | None = None) -> Bot:
+    """A bot by name ("random", "greedy", "careful" or "expert"); `seed` drives the random one
+    and the expert's draws; `budget` is the expert's seconds of thought per move (default
+    `expert.DEFAULT_BUDGET`), and no other bot takes one."""
     if not isinstance(name, str):
         raise ArgumentTypeError(
-            f"a bot's name should be text ({', '.join(BOT_NAMES)}), not {shown(name)}"
+            f"a bot's name should be text ({', '.join(ALL_BOT_NAMES)}), not {shown(name)}"
         )
-    factory = _FACTORIES.get(name.strip().lower())
+    key = name.strip().lower()
+    if key == EXPERT:
+        # Loaded when asked for: the expert module builds on this one.
+        from penang_lib.engine.expert import DEFAULT_BUDGET, ExpertBot
+
+        return ExpertBot(seed, DEFAULT_BUDGET if budget is None else budget)
+    factory = _FACTORIES.get(key)
     if factory is None:
-        raise ValueError(f"unknown bot {shown(name)}: choose from {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {shown(name)}: choose from {', '.join(ALL_BOT_NAMES)}")
+    if budget is not None:
+        raise ValueError(f"only the expert bot takes a budget, not the {key} bot")
     return factory(seed)
 
 
@@ -643,14 +660,14 @@ def bot_names(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]
             names.append(bot.strip().lower())
     else:
         raise ArgumentTypeError(
-            f"bots should be bot names ({', '.join(BOT_NAMES)}) as text or a list, "
+            f"bots should be bot names ({', '.join(ALL_BOT_NAMES)}) as text or a list, "
             f"not {shown(bots)}"
         )
     if not names or any(not n for n in names):
         raise ValueError("name at least one bot, e.g. careful or random,greedy")
-    unknown = [n for n in names if n not in BOT_NAMES]
+    unknown = [n for n in names if n not in ALL_BOT_NAMES]
     if unknown:
-        raise ValueError(f"unknown bot {cut(unknown[0])!r}: choose from {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {cut(unknown[0])!r}: choose from {', '.join(ALL_BOT_NAMES)}")
     return tuple(names[p % len(names)] for p in range(players))
 
 

@@ -75,8 +75,8 @@ class PlayerView:
     Build it with `PlayerView.of(deal)`. Attributes: `seat`, `players`, `names`, `rules`,
     `copies` (packs in the deck), `counts` (the hand as a count vector) and `cards`, `table` and
     `owners`, `passport` (this player's) and `passports` (everyone's: a meld on the table shows
-    it), `actions` (melds and lay-offs made this turn), `hand_sizes` and `status` of every player,
-    `turn_number` and `over`.
+    it), `actions` (melds and lay-offs made this turn), `hand_sizes`, `status` and `turns` (the
+    turns each has started) of every player, `turn_number` and `over`.
     """
 
     __slots__ = (
@@ -102,6 +102,7 @@ class PlayerView:
         "status",
         "table",
         "turn_number",
+        "turns",
     )
 
     seat: int
@@ -118,6 +119,7 @@ class PlayerView:
     hand_sizes: tuple[int, ...]
     status: tuple[Status, ...]
     turn_number: int
+    turns: tuple[int, ...]
     over: bool
 
     def __init__(
@@ -137,6 +139,7 @@ class PlayerView:
         status: Sequence[Status],
         turn_number: int,
         over: bool = False,
+        turns: Sequence[int] | None = None,
     ) -> None:
         players = require_whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
         self.seat = require_whole(seat, "seat", 0, players - 1)
@@ -184,6 +187,19 @@ class PlayerView:
         self.status = tuple(_per_seat(status, "status", players, Status, "a Status"))
         self.turn_number = require_whole(turn_number, "turn_number", 1)
         self.over = require_flag(over, "over")
+        if turns is None:  # spread the deal's turns over the seats, the seat to move's included
+            turns = [turn_number // players] * players
+            turns[self.seat] = max(1, turns[self.seat])
+        self.turns = tuple(
+            require_whole(n, "a seat's turns in turns", 0)
+            for n in _per_seat(
+                turns,
+                "turns",
+                players,
+                int,
+                "a whole number",  # not for learners: a name in an ArgumentTypeError
+            )
+        )
         self._facts: HandFacts | None = None
         self._shape: Shape | None = None
         self._melds: int | None = None
@@ -217,6 +233,7 @@ class PlayerView:
         view.hand_sizes = tuple(deal._sizes)  # sizes only: no other hand is kept
         view.status = tuple(deal.status)
         view.turn_number = deal.turn_number
+        view.turns = tuple(deal.turns)
         view.over = deal.phase is _OVER
         view._shape = facts.shape
         view._melds = None

@@ -235,6 +235,7 @@ PUBLIC = {
     "hand_sizes",
     "status",
     "turn_number",
+    "turns",
     "over",
 }
 
