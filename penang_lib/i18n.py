@@ -1,12 +1,15 @@
 """The words a learner reads, marked for a message catalog.
 
 Every sentence a learner reads (the engine's rule sentences, the widgets' labels and messages,
-the course's texts) goes through one of the three functions here, so that `pybabel extract`
+the course's texts) goes through one of the four functions here, so that `pybabel extract`
 finds it and a catalog can translate it later:
 
 - `_(message)`: a sentence to show now, translated where it is shown;
 - `N_(message)`: a sentence kept in a constant (a module-level table, a default); it is only
   marked here, and the code that shows it passes it through `_()` then;
+- `pgettext(context, message)`: a short message that means different things in different
+  places (the match sheet's column "Next", who deals next, is not the stepper's button "Next"):
+  the context tells them apart in the catalog;
 - `ngettext(singular, plural, n)`: the one helper for plurals; the words hold a named
   placeholder that the caller fills:
   `ngettext("{count} card", "{count} cards", n).format(count=n)`.
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import gettext
 
-__all__ = ["N_", "_", "ngettext"]
+__all__ = ["N_", "_", "ngettext", "pgettext"]
 
 _translations: gettext.NullTranslations = gettext.NullTranslations()
 """The catalog in use: English, as written in the source, until languages come."""
@@ -45,3 +48,8 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number `n`: `singular` for one, `plural` for other numbers
     (a catalog may hold more forms for languages that have them)."""
     return _translations.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` in the learner's language, as meant in `context` (today: as written)."""
+    return _translations.pgettext(context, message)

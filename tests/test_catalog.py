@@ -19,7 +19,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from penang_lib.i18n import N_, _, ngettext
+from penang_lib.i18n import N_, _, ngettext, pgettext
 from penang_lib.site.words import PAGE_WORDS
 from tests.checkout import REPO
 from tests.helpers.catalog import (
@@ -127,6 +127,13 @@ def test_the_markers_return_the_english_until_a_catalog_is_installed() -> None:
     assert N_("Your turn.") == "Your turn."
     assert ngettext("{count} card", "{count} cards", 1).format(count=1) == "1 card"
     assert ngettext("{count} card", "{count} cards", 3).format(count=3) == "3 cards"
+    assert pgettext("who deals next", "Next") == "Next"
+
+
+def test_a_word_with_two_meanings_is_kept_apart_by_its_context(catalog: Catalog) -> None:
+    # the match sheet's column "Next" (who deals next) and the stepper's button "Next"
+    assert catalog.get("Next", context="who deals next") is not None
+    assert catalog.get("Next") is not None
 
 
 def test_the_check_sees_what_escapes(tmp_path: Path) -> None:

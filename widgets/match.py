@@ -22,7 +22,7 @@ from penang_lib.engine.bots import bot_names
 from penang_lib.engine.explain import join_names
 from penang_lib.engine.match import Match
 from penang_lib.engine.rules import DealerSystem, Rules
-from penang_lib.i18n import N_, _, ngettext
+from penang_lib.i18n import N_, _, ngettext, pgettext
 from penang_lib.widgets.base import KitWidget, guarded
 from penang_lib.widgets.controls import Control, label, tooltip
 from penang_lib.widgets.render import esc, frame_html, scores_html
@@ -217,9 +217,9 @@ class MatchSheet(KitWidget):
             columns = ["deal", "dealer", *names, "winners", "next_dealer"]
             caption = _("Each deal's counts, won on its own (no points recorded, no totals):")
             spoken = _("counts of each deal")
-        # The sheet's column headers. "Next" (who deals next) is not the stepper's Next: its
-        # message carries that context before a bar, which the sheet leaves out.
-        upcoming = _("who deals next|Next").rpartition("|")[2]
+        # The sheet's column headers. "Next" (who deals next) is not the stepper's Next: the
+        # catalog holds it under that context.
+        upcoming = pgettext("who deals next", "Next")
         headers = [_("Deal"), _("Dealer"), *names, _("Won"), upcoming]
         nothing_yet = _("No deal played yet.")
         sheet = (

@@ -11,7 +11,8 @@ with its HTML tags taken out, it holds two words in a row, and it is none of the
 - markup: CSS declarations, a media type, a regular expression, or one of `NOT_WORDS`;
 - in a module a learner never reads (`NOT_FOR_LEARNERS`: the teacher's terminal and the server).
 
-Learner-facing prose must be an argument of `_()`, `N_()` or `ngettext()` (see `penang_lib.i18n`).
+Learner-facing prose must be an argument of `_()`, `N_()`, `ngettext()` or `pgettext()` (see
+`penang_lib.i18n`).
 A marked message must be a plain literal (Babel cannot read an f-string, nor a `_()` call inside
 one), and a marked message is never glued to another string with `+`.
 
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from tests.checkout import REPO
 
-MARKERS = frozenset({"_", "N_", "ngettext"})
+MARKERS = frozenset({"_", "N_", "ngettext", "pgettext"})
 """The names `pybabel extract` reads by default, as `penang_lib.i18n` defines them."""
 
 PROGRAMMER_ERRORS = frozenset(
@@ -243,13 +244,14 @@ def scanned_files() -> list[Path]:
 
 
 def marked_messages(path: Path) -> set[str]:
-    """The literals `path` marks with `_()`, `N_()` or `ngettext()`."""
+    """The messages `path` marks with `_()`, `N_()`, `ngettext()` or `pgettext()` (whose first
+    argument is the context, not a message)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {
         arg.value
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS
-        for arg in node.args[:2]
+        for arg in (node.args[1:2] if _name(node.func) == "pgettext" else node.args[:2])
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
     }
 
