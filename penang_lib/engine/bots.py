@@ -692,8 +692,8 @@ def bots_around(deal: Deal, seat: int, bots: str | Iterable[str] | None = None) 
 
 
 def forced_move(deal: Deal, seat: int) -> Move | None:
-    """The only legal move of `seat` when it is that seat's turn and one is forced: Declare Game
-    with an empty hand, Declare Dead when nothing can be played (rules `game`, `dead`,
+    """The only legal move of `seat` when it is that seat's turn and one is forced: `DeclareGame`
+    with an empty hand, `DeclareDead` when nothing can be played (rules `game`, `dead`,
     `dead.passport`); else None."""
     if not isinstance(deal, Deal):
         raise ArgumentTypeError(f"forced_move takes a Deal, not {shown(deal)}")

@@ -145,7 +145,7 @@ class EndTurn:
 
 @dataclass(frozen=True)
 class DeclareDead:
-    """Declare Dead: allowed, and required, only when no meld or lay-off is possible."""
+    """Declaring oneself dead: allowed, and required, only when no meld or lay-off is possible."""
 
     type: ClassVar[str] = "dead"
 
