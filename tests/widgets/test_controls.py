@@ -102,6 +102,19 @@ def test_the_engine_names_no_control() -> None:
     assert found(sorted(ENGINE.rglob("*.py")), names_in_engine) == []
 
 
+def test_no_label_of_several_words_is_anywhere_in_the_engines_source() -> None:
+    # As `grep` reads it: docstrings and comments included.
+    long = [name for name in LABELS if " " in name]
+    assert len(long) >= 8  # "Call Game", "Declare Dead", "Bots to my turn", ...
+    written = [
+        (path.name, name)
+        for path in sorted(ENGINE.rglob("*.py"))
+        for name in long
+        if name in path.read_text(encoding="utf-8")
+    ]
+    assert written == []
+
+
 def test_each_label_is_written_once_in_the_widgets_in_the_table_of_words() -> None:
     others = [p for p in sorted(WIDGETS.glob("*.py")) if p != CONTROLS]
     named = found(others, names_in_widgets)
