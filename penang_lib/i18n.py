@@ -31,11 +31,14 @@ __all__ = ["N_", "_", "ngettext", "pgettext"]
 
 _translations: gettext.NullTranslations = gettext.NullTranslations()
 """The catalog in use: English, as written in the source, until languages come."""
+_english = True
+"""Whether `_translations` is the source's English (no catalog): then `_` returns its message
+without a call, which the bots' every move would pay (they give a reason for each)."""
 
 
 def _(message: str) -> str:
     """`message` in the learner's language (today: as written)."""
-    return _translations.gettext(message)
+    return message if _english else _translations.gettext(message)
 
 
 def N_(message: str) -> str:

@@ -377,9 +377,18 @@ class _Candidate:
     feeds: int
 
 
+_END_TURNS: dict[str, Choice] = {}
+"""The careful bot's end of turn, one per language's reason: a choice is an immutable value,
+made once (ending a turn is a third of its moves). Mutable only as a memo."""
+
+
 def _end_turn() -> Choice:
     """The careful bot ends its turn (the reason in the learner's language of the moment)."""
-    return Choice(EndTurn(), _(CAREFUL_END))
+    why = _(CAREFUL_END)
+    choice = _END_TURNS.get(why)
+    if choice is None:
+        choice = _END_TURNS[why] = Choice(EndTurn(), why)
+    return choice
 
 
 class CarefulBot:
