@@ -185,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the checkout whose site is measured (default this one; e.g. a git worktree of an "
         "older revision, to compare before and after)",
     )
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter whose `penang-rummy serve` is measured (default this one; e.g. a "
+        "virtual environment where an older revision is installed, to compare before and after)",
+    )
     args = parser.parse_args(argv)
     loads = args.loads if args.part != "clicks" else 0
     clicks = min(args.clicks, MAX_CLICKS) if args.part != "loads" else 0
@@ -219,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             port,
             cwd=folder,
         )
-        site = start_site(pool=1, root=args.root)
+        site = start_site(pool=1, root=args.root, python=args.python)
         try:
             wait_ready(stock, set())
             wait_ready(site, set(lessons))

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -120,14 +121,20 @@ def start(
 
 
 def start_site(
-    pool: int = 1, port: int | None = None, extra: Sequence[str] = (), root: Path = ROOT
+    pool: int = 1,
+    port: int | None = None,
+    extra: Sequence[str] = (),
+    root: Path = ROOT,
+    python: str = sys.executable,
 ) -> Server:
     """`penang-rummy serve` on a free port, with `extra` options (not yet ready: see
     `wait_ready`). `root` is the checkout whose kit it serves (another one, such as an older
-    revision in a git worktree, is put first on the path of the server and its kernels)."""
+    revision in a git worktree, is put first on the path of the server and its kernels);
+    `python` is the interpreter that runs it (another environment's, such as a virtual
+    environment where an older revision is installed)."""
     port = port or free_port()
     command = [
-        sys.executable,
+        python,
         "-m",
         "penang_lib.cli",
         "serve",
@@ -138,6 +145,9 @@ def start_site(
         str(pool),
         *extra,
     ]
+    if python != sys.executable:
+        # Started from this checkout, `python -m` would import this checkout's penang_lib.
+        return start(command, port, cwd=Path(tempfile.gettempdir()))
     if root == ROOT:
         return start(command, port)
     env = dict(os.environ)

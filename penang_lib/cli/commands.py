@@ -123,6 +123,18 @@ def _deals(text: str) -> int:
     return _at_least(1, MAX_DEALS)(text)
 
 
+def _budget(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= 60:  # NaN fails too
+        raise argparse.ArgumentTypeError(
+            f"a budget is a number of seconds above 0 and at most 60, not {cut(text)}"
+        )
+    return seconds
+
+
 def _limit(text: str) -> int:
     from penang_lib.engine.showcase import MAX_LIMIT
 
@@ -288,11 +300,20 @@ def _tournament(args: argparse.Namespace) -> int:
         raise _UsageError(
             "--bots names one bot per seat: at least 2 of them, such as careful,greedy"
         )
+    if args.budget is not None and "expert" not in args.bots:
+        raise _UsageError("--budget is the expert's time per move: put expert in --bots")
     games = args.deals * players
     show = args.progress if args.progress is not None else games >= 200
     start = time.perf_counter()
     with tqdm(total=games, unit="deal", disable=not show, file=sys.stderr) as bar:
-        result = tournament(args.bots, args.deals, seed=args.seed, progress=bar.update)
+        result = tournament(
+            args.bots,
+            args.deals,
+            seed=args.seed,
+            progress=bar.update,
+            budget=args.budget,
+            jobs=args.jobs,
+        )
     seconds = time.perf_counter() - start
     report = {**result.as_dict(), "seconds": round(seconds, 3)}
     if args.json:
@@ -510,6 +531,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals", type=_deals, required=True, help="how many seeds, each played once per seat"
     )
     tour.add_argument("--seed", type=_seed, default=0, help="the first seed (default 0)")
+    tour.add_argument(
+        "--budget",
+        type=_budget,
+        default=None,
+        help="the expert's seconds of thought per move (default 0.5)",
+    )
+    tour.add_argument(
+        "--jobs",
+        type=_at_least(1, 64),
+        default=1,
+        help="worker processes playing seeds side by side (default 1; the results are the "
+        "same for any number)",
+    )
     tour.add_argument("--json", action="store_true", help="print the results as JSON")
     tour.add_argument(
         "--progress",

@@ -9,7 +9,8 @@ Like every bot it gets a `PlayerView` only. At each choice that is not forced it
    candidate, so that the candidates are compared on the same cards (common random numbers);
 3. on each drawn deal plays each candidate, then lets careful bots play every seat to the end
    of the deal (a *playout*), and notes its own count, whether it won and how many turns it
-   stayed alive;
+   stayed alive; every `DROP_EVERY` deals it stops playing the moves clearly worse than the best
+   so far, so that the rest of the budget goes to the moves still in the running;
 4. plays the candidate with the best mean outcome (`WIN_POINTS` for a win, shared on a tie,
    less the count it ends with), when it beats the careful bot's move by more than
    `CONFIDENCE` standard errors on the same deals; else the careful bot's move.
@@ -17,8 +18,9 @@ Like every bot it gets a `PlayerView` only. At each choice that is not forced it
 Its reason says it in numbers: how many deals it drew, the count it expects and how often it
 wins, beside the next best candidate. It is deterministic for a given seed: the time budget is
 turned into a number of playout moves (`MOVES_PER_SECOND`), not read off the clock, so a faster
-or busier machine plays the same moves. Only a hard stop (`HARD_STOP` budgets of wall time,
-after at least `MIN_SAMPLES` deals) reads the clock, so that no move ever takes far longer.
+or busier machine plays the same moves. Only a hard stop (`HARD_STOP` budgets of wall time, at
+least `HARD_STOP_FLOOR`, after at least `MIN_SAMPLES` deals) reads the clock, so that no move
+ever takes far longer.
 Method and measured strength: docs/CHOICES.md.
 """
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -38,14 +40,14 @@ from penang_lib.engine.bots import (
     bot_seed,
     forced_choice,
 )
-from penang_lib.engine.deal import Deal, Phase
+from penang_lib.engine.deal import Deal, Phase, Status
 from penang_lib.engine.moves import EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.engine.sampling import sample_deal
-from penang_lib.engine.validate import ArgumentTypeError, shown
+from penang_lib.engine.validate import ArgumentTypeError, require_whole, shown
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
 
-__all__ = ["DEFAULT_BUDGET", "ExpertBot", "Outcome", "candidates"]
+__all__ = ["DEFAULT_BUDGET", "ExpertBot", "Outcome", "candidates", "judge"]
 
 DEFAULT_BUDGET: Final = 0.5
 """Seconds of thought per move, at most (on one core of the development machine)."""
@@ -54,14 +56,24 @@ MOVES_PER_SECOND: Final = 40_000
 one core of the development machine, pure Python; the margin keeps the p95 under the budget)."""
 HARD_STOP: Final = 3.0
 """A move stops drawing deals after this many budgets of wall time, whatever remains."""
+HARD_STOP_FLOOR: Final = 0.25
+"""...and never before this many seconds: a tiny budget on a busy machine would otherwise
+stop at a different deal from one run to the next, and the same seed would play differently."""
 MIN_SAMPLES: Final = 4
 """Deals drawn at least, whatever the budget: fewer say nothing."""
 MAX_SAMPLES: Final = 400
 """Deals drawn at most: beyond this, more deals hardly change the choice."""
+JUDGE_SAMPLES: Final = 100
+"""Deals drawn by `judge` unless told otherwise."""
 MAX_MELDS: Final = 4
 """Melds of the hand among the candidates, at most (the best by points)."""
 MELDS_LOOKED_AT: Final = 120
 """Melds of the hand read to find those, at most (a hand with jokers can make thousands)."""
+DROP_EVERY: Final = 8
+"""Every this many drawn deals, the moves clearly worse than the best so far are dropped, so
+that the rest of the budget goes to the moves still in the running."""
+DROP_CONFIDENCE: Final = 2.5
+"""Standard errors of the paired difference by which a move must trail the best to be dropped."""
 CONFIDENCE: Final = 2.0
 """Standard errors by which a move must beat the careful bot's on the drawn deals to be played
 instead of it."""
@@ -84,7 +96,13 @@ class Outcome:
     counts: list[int] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     alive: list[int] = field(default_factory=list)
-    """The count it ended with, its share of the win and the turns it started after this one."""
+    """The count it ended with, its share of the win and the turns it played after this one
+    (a turn in which it declared Dead not counted)."""
+    then: tuple[Move, ...] = ()
+    """The moves played after `move` on each drawn deal before the playout (the rest of a turn
+    that `judge` weighs)."""
+    survived: list[bool] = field(default_factory=list)
+    """Whether it was still alive after its next turn (or the deal ended first)."""
 
     @property
     def value(self) -> float:
@@ -96,9 +114,10 @@ class Outcome:
         return [WIN_POINTS * w - c for w, c in zip(self.wins, self.counts, strict=True)]
 
     def gain_over(self, other: Outcome) -> tuple[float, float]:
-        """How much better this move scored than `other` on the same drawn deals: the mean of
-        the paired differences, and its standard error."""
-        diffs = [a - b for a, b in zip(self.utilities(), other.utilities(), strict=True)]
+        """How much better this move scored than `other` on the drawn deals both were played
+        on (the first ones: a move dropped early was played on fewer): the mean of the paired
+        differences, and its standard error."""
+        diffs = [a - b for a, b in zip(self.utilities(), other.utilities(), strict=False)]
         if len(diffs) < 2:
             return statistics.fmean(diffs), float("inf")
         return statistics.fmean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5
@@ -114,6 +133,71 @@ class Outcome:
     @property
     def mean_alive(self) -> float:
         return statistics.fmean(self.alive)
+
+    @property
+    def survival_rate(self) -> float:
+        """The share of drawn deals in which it was still alive after its next turn."""
+        return statistics.fmean(self.survived)
+
+    def play(self, world: Deal, seat: int, bot: CarefulBot) -> int:
+        """Play this outcome's moves on a copy of `world`, careful bots to the end, and note
+        how it ended for `seat`; the number of moves played."""
+        deal = world.copy()
+        before = deal.turns[seat]
+        deal.push(self.move)
+        for move in self.then:
+            deal.push(move)
+        _playout(deal, bot)
+        winners = deal.winners
+        died = deal.status[seat] in _DEAD
+        started = deal.turns[seat] - before
+        self.counts.append(deal.scores[seat])
+        self.wins.append(1 / len(winners) if seat in winners else 0.0)
+        self.alive.append(max(started - died, 0))
+        self.survived.append(not died or started > 1)
+        return len(deal.move_stack)
+
+
+_DEAD: Final = (Status.DEAD, Status.DEAD_PASSPORT)
+
+
+def judge(
+    view: PlayerView,
+    plays: Sequence[Sequence[Move]],
+    samples: int = JUDGE_SAMPLES,
+    seed: int | None = None,
+) -> list[Outcome]:
+    """How each of `plays` (moves of the view's seat from the view's position, such as the
+    whole turn a learner played and the one the expert would play) ends, on the same `samples`
+    deals drawn to agree with the view, careful bots playing every seat after it: the outcomes,
+    in the order of `plays`. A play that is not legal from the view's position is refused
+    (`IllegalMove`, the engine's sentence), on the real cards, before anything is drawn."""
+    view = _view(view)
+    samples = require_whole(samples, "samples", 1, MAX_SAMPLES)
+    outcomes = []
+    for play in plays:
+        moves = tuple(play)
+        if not moves:
+            raise ValueError("a play holds at least one move")
+        world = sample_deal(view, random.Random(0))
+        for move in moves:
+            if world.turn != view.seat and not world.is_over:
+                raise ValueError("a play holds the moves of the view's seat only, in one turn")
+            world.push(move)
+        outcomes.append(Outcome(moves[0], then=moves[1:]))
+    rng = random.Random(bot_seed(seed))
+    bot = CarefulBot()
+    for _sample in range(samples):
+        world = sample_deal(view, rng)
+        for outcome in outcomes:
+            outcome.play(world, view.seat, bot)
+    return outcomes
+
+
+def _view(view: object) -> PlayerView:
+    if not isinstance(view, PlayerView):
+        raise ArgumentTypeError(f"the expert weighs a PlayerView, not {shown(view)}")
+    return view
 
 
 def _melds(view: PlayerView) -> Iterator[MeldMove]:
@@ -156,6 +240,19 @@ def _playout(deal: Deal, bot: CarefulBot) -> None:
         push(bot.choose(of(deal)).move)
 
 
+def _still_running(running: list[Outcome]) -> list[Outcome]:
+    """The moves of `running` (all played on the same drawn deals) not clearly worse than the
+    best so far: each trails it by less than `DROP_CONFIDENCE` standard errors of the paired
+    difference. The first (the careful bot's move, the default) always stays."""
+    best = max(running, key=lambda o: o.value)
+    kept = [running[0]]
+    for outcome in running[1:]:
+        gain, error = outcome.gain_over(best)
+        if outcome is best or gain > -DROP_CONFIDENCE * error:
+            kept.append(outcome)
+    return kept
+
+
 class ExpertBot:
     """Weighs a few candidate moves on deals drawn to agree with its view, and plays the best.
 
@@ -179,29 +276,24 @@ class ExpertBot:
 
     def weigh(self, view: PlayerView, moves: list[Move]) -> list[Outcome]:
         """Play each of `moves` on the same drawn deals, as many as the budget buys; the
-        outcomes, best first (ties keep the order of `moves`)."""
+        outcomes, in the order of `moves` (`rank` orders them)."""
         seat = view.seat
         outcomes = [Outcome(m) for m in moves]
         work = 0
         allowance = self.budget * MOVES_PER_SECOND
-        deadline = time.perf_counter() + HARD_STOP * self.budget
+        deadline = time.perf_counter() + max(HARD_STOP * self.budget, HARD_STOP_FLOOR)
         bot = self.playout_bot
         samples = 0
+        running = list(outcomes)
         while samples < MAX_SAMPLES:
             world = sample_deal(view, self.rng)
-            before = world.turns[seat]
-            for outcome in outcomes:
-                deal = world.copy()
-                deal.push(outcome.move)
-                _playout(deal, bot)
-                work += len(deal.move_stack)
-                winners = deal.winners
-                outcome.counts.append(deal.scores[seat])
-                outcome.wins.append(1 / len(winners) if seat in winners else 0.0)
-                outcome.alive.append(deal.turns[seat] - before)
+            for outcome in running:
+                work += outcome.play(world, seat, bot)
             samples += 1
             if samples >= MIN_SAMPLES and (work >= allowance or time.perf_counter() > deadline):
                 break
+            if samples % DROP_EVERY == 0 and len(running) > 2:
+                running = _still_running(running)
         return outcomes
 
     def rank(self, outcomes: list[Outcome]) -> list[Outcome]:

@@ -22,14 +22,15 @@ the JSON, through `progress` and `Result.as_dict()`.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from penang_lib.engine.bots import MAX_MOVES, Bot, make_bot
+from penang_lib.engine.bots import EXPERT, MAX_MOVES, Bot, make_bot
 from penang_lib.engine.deal import Deal, Phase, Status
 from penang_lib.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from penang_lib.engine.validate import (
@@ -44,6 +45,9 @@ __all__ = ["Factory", "Result", "Standing", "play_seating", "tournament"]
 
 Factory = Callable[[int], Bot]
 """Makes a bot from a seed (`make_bot(name, seed)` for the kit's bots)."""
+
+MAX_JOBS = 64
+"""Worker processes at most."""
 
 Z95 = 1.96
 """The normal quantile of a two-sided 95% interval."""
@@ -151,14 +155,19 @@ class Result:
         }
 
 
-def _factories(lineup: Sequence[str], bots: Mapping[str, Factory] | None) -> dict[str, Factory]:
+def _factories(
+    lineup: Sequence[str], bots: Mapping[str, Factory] | None, budget: float | None = None
+) -> dict[str, Factory]:
     made: dict[str, Factory] = {}
     for name in lineup:
         if bots is not None and name in bots:
             made[name] = bots[name]
-        else:
-            make_bot(name)  # an unknown name is refused here, before any deal is played
-            made[name] = partial(make_bot, name)
+            continue
+        # An unknown name, or a budget for a bot that takes none, is refused here, before any
+        # deal is played.
+        take = budget if name == EXPERT else None
+        make_bot(name, budget=take)
+        made[name] = partial(make_bot, name, budget=take)
     return made
 
 
@@ -199,6 +208,56 @@ def play_seating(
     raise RuntimeError(f"deal {seed} did not end within {MAX_MOVES} moves")
 
 
+@dataclass(frozen=True)
+class _Played:
+    """What one seed's deals left, in rotation order: per deal the counts, the winners, each
+    seat's status and each seat's times per move (what a worker process sends back)."""
+
+    seed: int
+    deals: list[tuple[list[int], frozenset[int], list[Status], list[list[float]]]]
+
+
+@dataclass(frozen=True)
+class _Job:
+    names: tuple[str, ...]
+    factories: Mapping[str, Factory]
+    rules: Rules
+
+
+_JOB: _Job | None = None
+"""The tournament a worker process plays: set before the worker pool forks, so that the
+factories (often closures, which cannot be pickled) reach the workers by the fork itself."""
+
+
+def _play_seed(seed: int, job: _Job | None = None) -> _Played:
+    job = job or _JOB
+    assert job is not None, "a worker started without its tournament"
+    players = len(job.names)
+    played = []
+    for rotation in range(players):
+        seating = [job.names[(p - rotation) % players] for p in range(players)]
+        deal, times = play_seating(seed, seating, job.factories, job.rules)
+        played.append((deal.scores, frozenset(deal.winners), list(deal.status), times))
+    return _Played(seed, played)
+
+
+def _run(job: _Job, seeds: range, jobs: int) -> Iterator[_Played]:
+    """Each seed's deals, in the order of `seeds`, played by `jobs` worker processes (forked,
+    where the system can fork; else in this process)."""
+    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for s in seeds:
+            yield _play_seed(s, job)
+        return
+    global _JOB
+    _JOB = job
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(jobs) as pool:
+            yield from pool.imap(_play_seed, seeds)
+    finally:
+        _JOB = None
+
+
 def tournament(
     lineup: str | Sequence[str],
     deals: int,
@@ -206,26 +265,30 @@ def tournament(
     rules: Rules | None = None,
     bots: Mapping[str, Factory] | None = None,
     progress: Callable[[int], None] | None = None,
+    budget: float | None = None,
+    jobs: int = 1,
 ) -> Result:
     """Play `deals` seeds (`seed`, `seed + 1`, ...) in duplicate: each seed once per rotation of
     `lineup` (one bot name per seat, 2 to 5) over the seats. `bots` may name factories of bots
-    of one's own (name -> seed -> bot), beside the kit's (`make_bot`). `progress` is called with
-    the number of deals just played (1) after each deal."""
+    of one's own (name -> seed -> bot), beside the kit's (`make_bot`); `budget` is the expert's
+    seconds per move (its default when None). `jobs` worker processes play seeds side by side
+    (the results are the same for any number: each deal and bot is seeded). `progress` is called
+    with the number of deals just played (1) after each deal."""
     names = _lineup(lineup)
     deals = require_whole(deals, "deals", 1)
+    jobs = require_whole(jobs, "jobs", 1, MAX_JOBS)
     first = require_seed(seed)
     first = 0 if first is None else first
     rules = Rules.of(rules)
     rules.require_deal(len(names))
-    factories = _factories(names, bots)
+    factories = _factories(names, bots, budget)
     standings = {name: Standing(name) for name in dict.fromkeys(names)}
     players = len(names)
-    for s in range(first, first + deals):
-        for rotation in range(players):
+    job = _Job(names, factories, rules)
+    for played in _run(job, range(first, first + deals), jobs):
+        s = played.seed
+        for rotation, (counts, winners, status, times) in enumerate(played.deals):
             seating = [names[(p - rotation) % players] for p in range(players)]
-            deal, times = play_seating(s, seating, factories, rules)
-            counts = deal.scores
-            winners = deal.winners
             total = sum(counts)
             for p, name in enumerate(seating):
                 standing = standings[name]
@@ -235,9 +298,8 @@ def tournament(
                     standing.wins += 1 / len(winners)
                 others = (total - counts[p]) / (players - 1)
                 standing.by_seed.setdefault(s, []).append(counts[p] - others)
-                status = deal.status[p]
-                standing.passport_failures += status is Status.DEAD_PASSPORT
-                standing.deaths += status in (Status.DEAD, Status.DEAD_PASSPORT)
+                standing.passport_failures += status[p] is Status.DEAD_PASSPORT
+                standing.deaths += status[p] in (Status.DEAD, Status.DEAD_PASSPORT)
                 standing.move_seconds.extend(times[p])
             if progress is not None:
                 progress(1)

@@ -60,6 +60,10 @@ def test_the_table_has_a_row_per_bot(capsys: Capture) -> None:
         (["--bots", "careful,wizard", "--deals", "3"], "unknown bot"),
         (["--bots", "careful,greedy", "--deals", "0"], "--deals"),
         (["--bots", "careful,greedy"], "--deals"),
+        (["--bots", "careful,greedy", "--deals", "1", "--budget", "0.1"], "expert"),
+        (["--bots", "expert,greedy", "--deals", "1", "--budget", "0"], "--budget"),
+        (["--bots", "expert,greedy", "--deals", "1", "--budget", "nan"], "--budget"),
+        (["--bots", "careful,greedy", "--deals", "1", "--jobs", "0"], "--jobs"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], says: str, capsys: Capture) -> None:

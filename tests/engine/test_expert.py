@@ -11,7 +11,8 @@ import pytest
 
 from penang_lib.engine.bots import make_bot, play_move
 from penang_lib.engine.deal import Deal
-from penang_lib.engine.expert import ExpertBot, candidates
+from penang_lib.engine.expert import ExpertBot, Outcome, _still_running, candidates, judge
+from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, IllegalMove, Move
 from penang_lib.engine.sampling import deal_at, sample_deal
 from penang_lib.engine.validate import ArgumentTypeError
 from penang_lib.engine.view import PlayerView
@@ -108,3 +109,74 @@ def test_make_bot_knows_the_expert_and_its_budget() -> None:
         ExpertBot(1, budget=0)
     with pytest.raises(ArgumentTypeError, match="budget"):
         ExpertBot(1, budget="fast")  # type: ignore[arg-type]
+
+
+def test_moves_clearly_worse_than_the_best_are_dropped_but_never_the_default() -> None:
+    noise = [(-1) ** k * (k % 3) for k in range(12)]  # the same luck of the draw for every move
+    default = Outcome(EndTurn(), counts=[40 + n for n in noise], wins=[0.0] * 12)
+    best = Outcome(DeclareDead(), counts=[20 + n for n in noise], wins=[0.0] * 12)
+    offsets = [2, -2, 1, -1, 3, -3, 2, -2, 1, -1, 3, -1]
+    counts = [20 + n + o for n, o in zip(noise, offsets, strict=True)]
+    close = Outcome(DeclareGame(), counts=counts, wins=[0.0] * 12)
+    kept = _still_running([default, best, close])
+    assert kept == [default, best, close]  # the close one trails by a sixth of a point, noisily
+    worse = Outcome(DeclareGame(), counts=[35 + n for n in noise], wins=[0.0] * 12)
+    assert _still_running([default, best, worse]) == [default, best]
+    # The default stays, however badly it does; the paired difference ignores the shared luck.
+    assert _still_running([default, best])[0] is default
+    assert best.gain_over(default) == (20.0, 0.0)
+
+
+def _turn_of(bot_name: str, deal: Deal) -> list[Move]:
+    """The whole turn `bot_name` plays from `deal`'s position (on a copy)."""
+    working = deal.copy()
+    seat = working.turn
+    bot = make_bot(bot_name, 1)
+    moves: list[Move] = []
+    while not working.is_over and working.turn == seat:
+        moves.append(play_move(working, bot).move)
+    return moves
+
+
+def test_judge_plays_whole_turns_on_the_same_drawn_deals() -> None:
+    deal = Deal(players=4, seed=21)
+    careful = make_bot("careful", 21)
+    for _step in range(9):
+        play_move(deal, careful)
+    view = PlayerView.of(deal)
+    careful_turn, greedy_turn = _turn_of("careful", deal), _turn_of("greedy", deal)
+    first, second, again = judge(view, [careful_turn, greedy_turn, careful_turn], samples=6, seed=4)
+    assert (first.move, first.then) == (careful_turn[0], tuple(careful_turn[1:]))
+    # The same play on the same drawn deals ends the same way: the deals are shared.
+    assert (first.counts, first.wins, first.survived) == (again.counts, again.wins, again.survived)
+    assert len(second.counts) == 6 and all(
+        0 <= r <= 1 for r in (second.win_rate, second.survival_rate)
+    )
+    assert judge(view, [greedy_turn], samples=6, seed=4)[0].counts == second.counts
+
+
+def test_judge_refuses_a_play_that_is_not_legal_and_changes_nothing() -> None:
+    deal = Deal(players=4, seed=22)
+    before = deal.copy()
+    view = PlayerView.of(deal)
+    with pytest.raises(IllegalMove):
+        judge(view, [[EndTurn()]], samples=2)  # no passport yet: the turn cannot end
+    with pytest.raises(ValueError, match="at least one move"):
+        judge(view, [[]], samples=2)
+    with pytest.raises(ValueError, match="samples"):
+        judge(view, [[EndTurn()]], samples=0)
+    assert deal == before
+
+
+def test_a_forced_death_never_survives() -> None:
+    deal = Deal(players=4, seed=23)
+    careful = make_bot("careful", 23)
+    while not deal.is_over:
+        view = PlayerView.of(deal)
+        forced = view.forced()
+        if isinstance(forced, DeclareDead):
+            (dead,) = judge(view, [[forced]], samples=3)
+            assert dead.survival_rate == 0 and dead.mean_alive == 0
+            return
+        play_move(deal, careful)
+    pytest.fail("nobody died in the deal of seed 23")

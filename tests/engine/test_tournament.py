@@ -113,6 +113,38 @@ def test_progress_is_told_after_every_deal() -> None:
     assert told == [1] * 6
 
 
+def test_worker_processes_play_the_same_tournament() -> None:
+    # Closures reach the workers through the fork: a bot of one's own plays there too.
+    own: dict[str, Factory] = {"mine": lambda seed: RandomBot(seed)}
+    alone = tournament("careful,mine,greedy", deals=4, seed=9, bots=own)
+    told: list[int] = []
+    shared = tournament(
+        "careful,mine,greedy", deals=4, seed=9, bots=own, jobs=2, progress=told.append
+    )
+    assert told == [1] * 12
+    for name, standing in alone.standings.items():
+        other = shared.standings[name]
+        assert (other.counts, other.by_seed, other.wins) == (
+            standing.counts,
+            standing.by_seed,
+            standing.wins,
+        )
+        assert (other.deaths, other.passport_failures) == (
+            standing.deaths,
+            standing.passport_failures,
+        )
+        assert len(other.move_seconds) == len(standing.move_seconds)
+
+
+def test_the_budget_reaches_the_expert_alone() -> None:
+    result = tournament("expert,random", deals=1, seed=2, budget=0.01)
+    assert result.standings["expert"].seats == 2
+    with pytest.raises(ValueError, match="jobs"):
+        tournament("careful,random", deals=1, jobs=0)
+    with pytest.raises(ArgumentTypeError):
+        tournament("expert,random", deals=1, budget="fast")  # type: ignore[arg-type]
+
+
 def _interval(standing: Standing) -> tuple[float, float]:
     interval = standing.interval
     assert interval is not None
