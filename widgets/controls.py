@@ -39,6 +39,7 @@ class Control(enum.Enum):
     BOTS_TO_ME = "bots_to_me"
     NEW_DEAL = "new_deal"
     REVIEW = "review"
+    ASK_EXPERT = "ask_expert"
     # The puzzles.
     PREVIOUS_PUZZLE = "previous_puzzle"
     SHOW_ANSWER = "show_answer"
@@ -107,6 +108,13 @@ WORDS: dict[Control, Words] = {
     Control.REVIEW: Words(
         N_("Review this deal"),
         N_("Step through your deal: each of your turns beside the careful bot's"),
+    ),
+    Control.ASK_EXPERT: Words(
+        N_("Ask the expert"),
+        N_(
+            "Weigh each of your turns against the expert bot's play on sampled deals: about a "
+            "second a turn"
+        ),
     ),
     Control.PREVIOUS_PUZZLE: Words(N_("Previous"), N_("Go back to the puzzle before this one")),
     Control.SHOW_ANSWER: Words(N_("Show answer"), N_("Say the right move and select its cards")),

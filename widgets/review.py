@@ -1,11 +1,14 @@
-"""`DealReview`: look back at a deal the learner played, turn by turn, beside the careful bot.
+"""`DealReview`: look back at a deal the learner played, turn by turn, beside the careful bot and,
+when asked, the expert.
 
 A `DealStepper` shows the deal from the learner's seat (the other hands face down until the end),
 with the bots' reasons. Above it, a panel follows the stepper's `step`: at each of the learner's
 turns it shows what they played beside what the careful bot would have played from the same
 position, and where the two differ the bot's reason and what it changes (cards left in hand and
 points at stake). A menu takes the stepper to any of the learner's turns. The summary of the deal
-and the link that opens the review again (`08_play.ipynb?review=CODE`) come first.
+and the link that opens the review again (`08_play.ipynb?review=CODE`) come first. Ask the
+expert weighs every turn against the expert bot's, with numbers (expected count, chance to stay
+alive, chance to win), and names the turn that cost the most.
 
 Every word comes from `penang_lib.course.review.words` (and the stepper's from `explain`), and the
 page's link is read by `penang_lib.course.links`; this module only lays them out. The widget tree
@@ -15,6 +18,7 @@ opens the review a page's link asks for on a `PlayTable`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +27,16 @@ import ipywidgets as widgets
 from penang_lib.course.links import PAGE, REVIEW_PAGE, review_code, review_step
 from penang_lib.course.review import Review
 from penang_lib.course.review.codec import ReviewLinkError, decode, link_for
+from penang_lib.course.review.expert import (
+    REVIEW_BUDGET,
+    REVIEW_SAMPLES,
+    ExpertTurn,
+    costliest,
+    expert_turn,
+)
 from penang_lib.course.review.words import (
     CAREFUL,
+    EXPERT,
     LINKED,
     MENU,
     MENU_NONE,
@@ -33,6 +45,9 @@ from penang_lib.course.review.words import (
     SUMMARY_HEAD,
     YOU,
     compare_rows,
+    costliest_line,
+    expert_lines,
+    expert_rows,
     link_sentence,
     menu_label,
     off_turn_line,
@@ -40,13 +55,16 @@ from penang_lib.course.review.words import (
     summary_lines,
     turn_heading,
     turn_lines,
+    weighing_line,
 )
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.validate import cut, require_text
 from penang_lib.i18n import _
 from penang_lib.widgets import render
 from penang_lib.widgets.base import KitWidget, guarded
+from penang_lib.widgets.controls import Control
 from penang_lib.widgets.links import page_link, query_string
+from penang_lib.widgets.play_parts import WRAP, button
 from penang_lib.widgets.render import esc
 from penang_lib.widgets.shared import part, show
 from penang_lib.widgets.stepper import DealStepper
@@ -84,8 +102,17 @@ class DealReview(KitWidget):
     Public: `review` (the `penang_lib.course.review.Review` shown), `stepper` (the
     `DealStepper`), and the widgets `heading`, `summary`, `link`, `menu` ("Go to your turn")
     and `comparison` (the panel of the current turn), and `root`. `show_deal` shows another
-    deal in the same widgets. A link is offered for a finished deal only, and only when it is
-    short enough to be safe (`MAX_LINK`); `page` is the lesson page that opens it.
+    deal in the same widgets.
+
+    Ask the expert (`buttons[Control.ASK_EXPERT]`, or `ask_expert()`) weighs each of the
+    learner's turns of a finished deal against the expert's (`course.review.expert`), in a
+    thread so that the page stays responsive: `progress` counts the turns done, the panel of a
+    weighed turn shows the numbers, and `expert_summary` names the costliest turn once all are
+    done. `expert_turns` holds them by turn index; `expert_budget` and `expert_samples` set
+    how hard it thinks.
+
+    A link is offered for a finished deal only, and only when it is short enough to be safe
+    (`MAX_LINK`); `page` is the lesson page that opens it.
     """
 
     def __init__(
@@ -124,6 +151,26 @@ class DealReview(KitWidget):
         )
         self.comparison = _html("penang-review-turn")
         self.comparison.add_class("penang-explain")
+        self.buttons = {Control.ASK_EXPERT: button(Control.ASK_EXPERT)}
+        self.buttons[Control.ASK_EXPERT].on_click(self._on_ask_expert)
+        self.progress = part(widgets.IntProgress, value=0, min=0, max=1, layout={"width": "12em"})
+        self.progress_line = _html("penang-review-progress")
+        self.expert_summary = _html("penang-review-expert")
+        self.expert_summary.add_class("penang-explain")
+        self.expert_row = part(
+            widgets.HBox,
+            [self.buttons[Control.ASK_EXPERT], self.progress, self.progress_line],
+            layout=WRAP,
+        )
+        self.expert_turns: dict[int, ExpertTurn] = {}
+        self.expert_budget = REVIEW_BUDGET
+        self.expert_samples = REVIEW_SAMPLES
+        """The expert's seconds per move and the deals drawn per turn (smaller is faster)."""
+        self._weighing: threading.Thread | None = None
+        self._generation = 0
+        """Counts the deals shown: a weighing started for an older one stops and is dropped."""
+        self._lock = threading.RLock()
+        """Held while the panel or the expert's numbers change (the weighing is a thread)."""
         self.stepper = DealStepper(
             self.review.deal,
             seat=self.review.seat,
@@ -137,7 +184,16 @@ class DealReview(KitWidget):
         # and tools find the table's message by that class).
         self.stepper.note.remove_class("penang-message")
         self._finish(
-            [self.heading, self.summary, self.link, self.menu, self.comparison, self.stepper.root],
+            [
+                self.heading,
+                self.summary,
+                self.expert_row,
+                self.expert_summary,
+                self.link,
+                self.menu,
+                self.comparison,
+                self.stepper.root,
+            ],
             "penang-review",
         )
         self._show_words()
@@ -162,6 +218,9 @@ class DealReview(KitWidget):
         )
         start = _first_step(review) if step is None else step
         old, old_seat = self.review, self.stepper.seat
+        with self._lock:
+            self._generation += 1
+            self.expert_turns = {}
         self.review, self.stepper.seat = review, review.seat
         self._filling = True
         try:
@@ -214,11 +273,16 @@ class DealReview(KitWidget):
         finally:
             self._following = False
         show(self.menu, bool(review.spans))
+        self._show_expert_row()
         self._show_turn(self.stepper.step)
 
     # -- following the stepper -------------------------------------------------------------------
     def _show_turn(self, step: int) -> None:
         """The panel of step `step`: the learner's turn there beside the careful bot's."""
+        with self._lock:
+            self._show_turn_now(step)
+
+    def _show_turn_now(self, step: int) -> None:
         review = self.review
         index = review.turn_at(step)
         if not review.spans:
@@ -255,7 +319,91 @@ class DealReview(KitWidget):
             f'<th scope="col">{esc(CAREFUL)}</th></tr></thead><tbody>{rows}</tbody></table></div>'
         )
         lines = "".join(_p(line) for line in turn_lines(turn))
-        return head + table + lines
+        return head + table + lines + self._expert_html(index)
+
+    def _expert_html(self, index: int) -> str:
+        """The expert's numbers for turn `index`, once weighed; a line while it is weighed."""
+        weighed = self.expert_turns.get(index)
+        if weighed is None:
+            if self._weighing is not None and self._weighing.is_alive():
+                return _p(_("The expert has not weighed this turn yet."))
+            return ""
+        rows = "".join(
+            f'<tr><th scope="row">{esc(what)}</th><td>{render.symbols(yours)}</td>'
+            f"<td>{render.symbols(theirs)}</td></tr>"
+            for what, yours, theirs in expert_rows(weighed)
+        )
+        table = (
+            '<div class="penang-scroll"><table class="penang-frame penang-compare">'
+            f'<thead><tr><td></td><th scope="col">{esc(YOU)}</th>'
+            f'<th scope="col">{esc(EXPERT)}</th></tr></thead><tbody>{rows}</tbody></table></div>'
+        )
+        return table + "".join(_p(line) for line in expert_lines(weighed))
+
+    # -- the expert ------------------------------------------------------------------------------
+    def _show_expert_row(self) -> None:
+        """Ask the expert is offered for a finished deal with turns of the learner; the
+        progress shows once it is asked."""
+        review = self.review
+        able = review.deal.is_over and bool(review.spans)
+        show(self.expert_row, able)
+        self.buttons[Control.ASK_EXPERT].disabled = False
+        show(self.progress, False)
+        self.progress_line.value = ""
+        self.expert_summary.value = ""
+        show(self.expert_summary, False)
+
+    def ask_expert(self, wait: bool = False) -> None:
+        """Weigh each of the learner's turns against the expert's, in a thread (or here, with
+        `wait`), showing the progress; the panel and the summary fill in as turns are done."""
+        review = self.review
+        if not review.deal.is_over or not review.spans:
+            raise ValueError("the expert weighs the turns of a finished deal you played")
+        if self._weighing is not None and self._weighing.is_alive():
+            return
+        ask = self.buttons[Control.ASK_EXPERT]
+        ask.disabled = True
+        total = len(review.spans)
+        with self._lock:
+            generation = self._generation
+            self.expert_turns = {}
+        self.progress.max, self.progress.value = total, 0
+        show(self.progress, True)
+        self.progress_line.value = _p(weighing_line(0, total))
+        if wait:
+            self._weigh_all(generation, review)
+            return
+        self._weighing = threading.Thread(
+            target=self._weigh_all, args=(generation, review), daemon=True
+        )
+        self._weighing.start()
+
+    def _weigh_all(self, generation: int, review: Review) -> None:
+        total = len(review.spans)
+        for index, span in enumerate(review.spans):
+            weighed = expert_turn(
+                review.deal, review.seat, span, self.expert_budget, self.expert_samples
+            )
+            with self._lock:
+                if generation != self._generation:
+                    return  # another deal is shown now: this work is dropped
+                self.expert_turns[index] = weighed
+                self.progress.value = index + 1
+                self.progress_line.value = _p(weighing_line(index + 1, total))
+                if review.turn_at(self.stepper.step) == index:
+                    self._show_turn_now(self.stepper.step)
+        with self._lock:
+            if generation != self._generation:
+                return
+            worst = costliest([self.expert_turns[i] for i in range(total)])
+            self.expert_summary.value = _p(costliest_line(worst))
+            show(self.expert_summary, True)
+            show(self.progress, False)
+            self.progress_line.value = ""
+
+    @guarded
+    def _on_ask_expert(self, _button: widgets.Button) -> None:
+        self.ask_expert()
 
     @guarded
     def _on_step(self, change: dict[str, Any]) -> None:

@@ -237,3 +237,57 @@ def test_a_review_of_its_own_takes_a_finished_deal() -> None:
     with pytest.raises(ValueError):
         review.show_deal(deal, seat=5)
     assert review.review.seat == 1 and review.stepper.seat == 1  # a refusal changes nothing
+
+
+def _finished(seed: int = 9) -> Deal:
+    deal = Deal(players=3, seed=seed)
+    while not deal.is_over:
+        deal.push(CarefulBot().choose(PlayerView.of(deal)).move)
+    return deal
+
+
+def _quick(review: DealReview) -> DealReview:
+    review.expert_budget, review.expert_samples = 0.004, 3
+    return review
+
+
+def test_ask_the_expert_weighs_every_turn_and_names_the_costliest() -> None:
+    review = _quick(DealReview(_finished(), seat=1, bots="careful"))
+    assert is_shown(review.expert_row) and not is_shown(review.expert_summary)
+    assert "Expert" not in words(review.comparison.value)
+    review.ask_expert(wait=True)
+    spans = review.review.spans
+    assert sorted(review.expert_turns) == list(range(len(spans)))
+    assert review.progress.value == len(spans) and not is_shown(review.progress)
+    assert review.buttons[Control.ASK_EXPERT].disabled
+    summary = words(review.expert_summary.value)
+    assert is_shown(review.expert_summary)
+    assert summary.startswith(("Your costliest turn was turn", "Against the expert, none"))
+    # The panel of a turn now holds the expert's numbers beside the learner's.
+    review.stepper.step = spans[0].start
+    panel = words(review.comparison.value)
+    for row in ("Count at the end, on average", "Still alive after the next turn", "Won the deal"):
+        assert row in panel
+    # Another deal starts afresh: no numbers of the old one stay.
+    review.show_deal(_finished(10), seat=0)
+    assert review.expert_turns == {} and not review.buttons[Control.ASK_EXPERT].disabled
+    assert not is_shown(review.expert_summary)
+
+
+def test_ask_the_expert_in_a_thread_fills_the_panel_when_done() -> None:
+    review = _quick(DealReview(_finished(), seat=1, bots="careful"))
+    review.buttons[Control.ASK_EXPERT].click()
+    thread = review._weighing
+    assert thread is not None
+    thread.join(timeout=120)
+    assert not thread.is_alive()
+    assert len(review.expert_turns) == len(review.review.spans)
+    assert "Count at the end, on average" in words(review.comparison.value)
+
+
+def test_the_expert_is_not_offered_before_the_deal_ends() -> None:
+    deal = _finished()
+    review = DealReview(deal.root(), seat=1, bots="careful")
+    assert not is_shown(review.expert_row)
+    with pytest.raises(ValueError, match="finished deal"):
+        review.ask_expert(wait=True)

@@ -14,6 +14,7 @@ from typing import Final
 from penang_lib.course.links import REVIEW_KEY, REVIEW_PAGE
 from penang_lib.course.review import codec
 from penang_lib.course.review.analysis import Summary
+from penang_lib.course.review.expert import ExpertTurn
 from penang_lib.course.review.turns import Play, TurnReview, TurnSpan, deal_and_seat
 from penang_lib.engine.deal import Deal, Status
 from penang_lib.engine.moves import Move
@@ -23,6 +24,8 @@ from penang_lib.i18n import N_, _, ngettext
 __all__ = [
     "CAREFUL",
     "CAREFUL_PREFIX",
+    "EXPERT",
+    "EXPERT_PREFIX",
     "LINKED",
     "MENU",
     "MENU_NONE",
@@ -31,6 +34,9 @@ __all__ = [
     "SUMMARY_HEAD",
     "YOU",
     "compare_rows",
+    "costliest_line",
+    "expert_lines",
+    "expert_rows",
     "link_sentence",
     "menu_label",
     "off_turn_line",
@@ -38,6 +44,7 @@ __all__ = [
     "summary_lines",
     "turn_heading",
     "turn_lines",
+    "weighing_line",
 ]
 
 YOU: Final = N_("You")
@@ -318,3 +325,106 @@ def link_sentence(code: str, page: str = REVIEW_PAGE) -> str:
             "the {limit} a link can safely hold, so no link is shown."
         ).format(length=len(link), limit=codec.MAX_LINK)
     return _("Copy this link to open this review again, on this computer or another:")
+
+
+# -- the expert's numbers ---------------------------------------------------------------------
+EXPERT: Final = N_("Expert")
+"""The heading of the expert's column in a turn's numbers."""
+EXPERT_PREFIX: Final = "Expert: "
+"""How the expert's reasons begin (`expert.ExpertBot`): taken off, as `CAREFUL_PREFIX` is."""
+
+
+def _percent(share: float) -> str:
+    return _("{percent}%").format(percent=round(100 * share))
+
+
+def _points(mean: float) -> str:
+    points = round(mean)
+    return ngettext("{points} point", "{points} points", points).format(points=points)
+
+
+def expert_rows(weighed: ExpertTurn) -> list[tuple[str, str, str]]:
+    """The learner's turn beside the expert's, in numbers (what, you, the expert), for a table
+    with the columns `YOU` and `EXPERT`: the moves, then over the drawn deals the count at the
+    end on average, how often the seat was still alive after its next turn, how often it won."""
+    yours, expert = weighed.yours, weighed.expert
+    return [
+        (_("Played"), _moves_text(weighed.moves), _moves_text(weighed.expert_moves)),
+        (_("Count at the end, on average"), _points(yours.mean_count), _points(expert.mean_count)),
+        (
+            _("Still alive after the next turn"),
+            _percent(yours.survival_rate),
+            _percent(expert.survival_rate),
+        ),
+        (_("Won the deal"), _percent(yours.win_rate), _percent(expert.win_rate)),
+    ]
+
+
+def expert_lines(weighed: ExpertTurn) -> list[str]:
+    """What the expert's numbers say in words: the same play, as good a play, or what the
+    learner's play cost; then the expert's reason."""
+    samples = weighed.samples
+    if weighed.same:
+        lines = [_("You played this turn exactly as the expert would.")]
+    elif weighed.as_good:
+        lines = [
+            ngettext(
+                "The expert would play otherwise, but in {samples} sampled deal your turn did "
+                "as well as its own: you played as well as the expert here.",
+                "The expert would play otherwise, but in {samples} sampled deals your turn did "
+                "as well as its own: you played as well as the expert here.",
+                samples,
+            ).format(samples=samples)
+        ]
+    elif weighed.cost >= 0.5:
+        points = round(weighed.cost)
+        lines = [
+            ngettext(
+                "In {samples} sampled deals your turn ended with {points} point more than the "
+                "expert's, on average.",
+                "In {samples} sampled deals your turn ended with {points} points more than the "
+                "expert's, on average.",
+                points,
+            ).format(samples=samples, points=points)
+        ]
+    else:
+        lines = [
+            _(
+                "In {samples} sampled deals your turn ended with about as many points as the "
+                "expert's or fewer, but it won {yours} of them where the expert's won {theirs}."
+            ).format(
+                samples=samples,
+                yours=_percent(weighed.yours.win_rate),
+                theirs=_percent(weighed.expert.win_rate),
+            )
+        ]
+    reasons = [w for w in dict.fromkeys(weighed.whys) if w]
+    if reasons and not weighed.same:
+        said = " ".join(_sentence(w.removeprefix(EXPERT_PREFIX)) for w in reasons)
+        lines.append(_("The expert's reasons: {reasons}").format(reasons=said))
+    return lines
+
+
+def costliest_line(weighed: ExpertTurn | None) -> str:
+    """The summary's line on the turn that cost the learner the most points against the
+    expert, or that no turn cost them much."""
+    if weighed is None:
+        return _(
+            "Against the expert, none of your turns cost you a point or more on average: well "
+            "played."
+        )
+    points = round(weighed.cost)
+    return ngettext(
+        "Your costliest turn was turn {number}: playing {moves} there cost you {points} point "
+        "on average against the expert's play.",
+        "Your costliest turn was turn {number}: playing {moves} there cost you {points} points "
+        "on average against the expert's play.",
+        points,
+    ).format(number=weighed.span.number, moves=_moves_text(weighed.moves), points=points)
+
+
+def weighing_line(done: int, total: int) -> str:
+    """The progress of the expert's weighing of the learner's turns."""
+    return _("The expert is weighing your turns: {done} of {total} done.").format(
+        done=done, total=total
+    )
