@@ -40,6 +40,7 @@ class Control(enum.Enum):
     NEW_DEAL = "new_deal"
     REVIEW = "review"
     ASK_EXPERT = "ask_expert"
+    OPPONENTS = "opponents"
     # The puzzles.
     PREVIOUS_PUZZLE = "previous_puzzle"
     SHOW_ANSWER = "show_answer"
@@ -108,6 +109,13 @@ WORDS: dict[Control, Words] = {
     Control.REVIEW: Words(
         N_("Review this deal"),
         N_("Step through your deal: each of your turns beside the careful bot's"),
+    ),
+    Control.OPPONENTS: Words(
+        N_("Opponents"),
+        N_(
+            "Which bot plays the other seats, from the next bot move on (the expert thinks "
+            "about half a second a move)"
+        ),
     ),
     Control.ASK_EXPERT: Words(
         N_("Ask the expert"),

@@ -165,8 +165,9 @@ class PlayTable(KitWidget):
 
     With `deal` given, that deal is played (its players, names and seat layout; it may already be
     under way); otherwise `Deal(players=players, seed=seed, rules=rules)`. `bots` (a name or a
-    comma-separated text or a list: "careful", "greedy", "random") are cycled to the other seats
-    clockwise from the learner's left; each bot is `make_bot(name, deal.seed * 10 + its seat)`.
+    comma-separated text or a list: "careful", "greedy", "random", "expert") are cycled to the
+    other seats clockwise from the learner's left; each bot is
+    `make_bot(name, deal.seed * 10 + its seat)`.
 
     Traits (`ipywidgets.link` and `.observe` work on them; they are never synced to the browser):
     `deal`, the `Deal` being played (set it to show another deal, as New deal does), `seat`,
@@ -183,8 +184,9 @@ class PlayTable(KitWidget):
     `toggles` (the learner's card toggles in display order; hidden ones hold no card), `buttons`
     (`Control` -> Button), `message` (the `penang-message` HTML), `target` (the "Meld on
     table" dropdown), `readings` (the "Joker stands for" chooser), `chooser` (its box), `bots`
-    (seat -> bot), `focused` (the control the table last sent the keyboard focus to),
-    `select(text)`, `selected()`, `walk()`.
+    (seat -> bot), `opponents` (the Opponents menu: the kind of bot that plays the other seats,
+    the expert among them, from the next bot move on), `bots_names()`, `focused` (the control
+    the table last sent the keyboard focus to), `select(text)`, `selected()`, `walk()`.
     """
 
     deal = DealTrait(Deal)
@@ -222,6 +224,13 @@ class PlayTable(KitWidget):
         self.action_bar = self.controls.action_bar
         self.message = self.controls.message
         self.bot_bar = BotBar()
+        self.opponents = self.bot_bar.opponents
+        self._choosing = True
+        """True while the table fills the Opponents menu itself (its change is no request)."""
+        self._mix: str | Sequence[str] = bots
+        """The bots the table was given (offered in the Opponents menu when they are mixed)."""
+        self.bot_bar.choose_opponents(bots, deal.players - 1)
+        self._choosing = False
         self.board = Board()
         self.buttons = {**self.action_bar.buttons, **self.bot_bar.buttons}
         hand, bar, board = self.hand_panel, self.action_bar, self.board
@@ -309,7 +318,7 @@ class PlayTable(KitWidget):
         if not self._live:
             return
         self.controls.hint.forget()
-        self.bots = bots_around(self.deal, self.seat, self._bot_spec)
+        self._seat_bots(self._bot_spec)
         self._close_review()
         self._show_start(paragraph(_("A new deal.")) if change["name"] == "deal" else "")
 
@@ -324,6 +333,7 @@ class PlayTable(KitWidget):
         }
         for control, handler in handlers.items():
             self.buttons[control].on_click(handler)
+        self.opponents.observe(self._on_opponents, names="value")
 
     def _show_start(self, lead: str = "") -> None:
         deal = self.deal
@@ -332,6 +342,32 @@ class PlayTable(KitWidget):
             self._render(deal.event_stack[-1], deal.movers[-1], intro)
         else:
             self._render(deal.start_events, None, intro)
+
+    # -- callbacks: the opponents ------------------------------------------------------------------
+    @guarded
+    def _on_opponents(self, change: Any) -> None:
+        if self._choosing or not isinstance(change["new"], str):
+            return
+        self._seat_bots(change["new"])
+        said = _("From the next bot move on, the other seats are played by: {bots}.").format(
+            bots=", ".join(self.bots_names())
+        )
+        self._say(paragraph(said))
+
+    def _seat_bots(self, bots: str | Sequence[str]) -> None:
+        """Seat `bots` around the learner (`bots_around`) and show them in the Opponents menu."""
+        self.bots = bots_around(self.deal, self.seat, bots)
+        self._bot_spec = bots
+        self._choosing = True
+        try:
+            self.bot_bar.choose_opponents(bots, self.deal.players - 1, self._mix)
+        finally:
+            self._choosing = False
+
+    def bots_names(self) -> list[str]:
+        """The names of the bots of the other seats, clockwise from the learner's left."""
+        players = self.deal.players
+        return [self.bots[(self.seat + k) % players].name for k in range(1, players)]
 
     # -- callbacks: the hint ----------------------------------------------------------------------
     @guarded
@@ -439,7 +475,7 @@ class PlayTable(KitWidget):
         if not isinstance(deal, Deal) or not deal.is_over:
             raise ValueError("show_finished shows a deal that is over")
         seat = require_whole(seat, "seat", 0, deal.players - 1)
-        self._bot_spec = bots
+        self._bot_spec = self._mix = bots
         self._live = False  # the seat and the deal change together: checked as one
         try:
             self.deal = deal
@@ -447,7 +483,7 @@ class PlayTable(KitWidget):
         finally:
             self._live = True
         self.controls.hint.forget()
-        self.bots = bots_around(deal, seat, bots)
+        self._seat_bots(bots)
         self._close_review()
         self._show_start(paragraph(require_text(lead, "lead")) if lead else "")
 

@@ -30,6 +30,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib.data import frames
+from penang_lib.engine.bots import EXPERT, bot_names
 from penang_lib.engine.cards import Card, card_classes, read_cards
 from penang_lib.engine.deal import Deal, Status
 from penang_lib.engine.explain import Said, due
@@ -441,16 +442,50 @@ class ActionBar:
         self._targets = options
 
 
+OPPONENT_WORDS: dict[str, str] = {
+    "careful": N_("Careful bots"),
+    "greedy": N_("Greedy bots"),
+    "random": N_("Random bots"),
+    EXPERT: N_("Expert bots"),
+}
+"""The Opponents menu's choices, by bot name (`make_bot`'s), in the menu's order."""
+
+
+def opponent_options(bots: str | Sequence[str], seats: int) -> list[tuple[str, str]]:
+    """The Opponents menu's choices (label, value) for a table whose `seats` other seats are
+    played by `bots`: one per bot name, and first, when the bots are not all one kind, the
+    table's own mix ("careful, greedy, random")."""
+    names = bot_names(bots, seats)
+    options = [(_(words), name) for name, words in OPPONENT_WORDS.items()]
+    if len(set(names)) > 1:
+        options.insert(0, (", ".join(names), ",".join(names)))
+    return options
+
+
 class BotBar:
     """The bots' buttons (Bot move and Bots to my turn, usable while a bot is to move), New
-    deal and Review this deal (shown only once the deal is over), in one row (`box`);
-    `buttons` by `Control`."""
+    deal and Review this deal (shown only once the deal is over), and the Opponents menu
+    (`opponents`: which bots play the other seats), in one row (`box`); `buttons` by
+    `Control`."""
 
     def __init__(self) -> None:
         controls = (*BOT_BUTTONS, Control.NEW_DEAL, Control.REVIEW)
         self.buttons = {c: button(c) for c in controls}
         show(self.buttons[Control.REVIEW], False)
-        self.box = part(widgets.HBox, list(self.buttons.values()), layout=WRAP)
+        self.opponents = _menu(Control.OPPONENTS)
+        self.box = part(widgets.HBox, [*self.buttons.values(), self.opponents], layout=WRAP)
+
+    def choose_opponents(
+        self, bots: str | Sequence[str], seats: int, mix: str | Sequence[str] | None = None
+    ) -> None:
+        """Fill the Opponents menu for a table whose `seats` other seats are played by `bots`,
+        offering the table's own `mix` of bots too (default: `bots`)."""
+        options = opponent_options(bots if mix is None else mix, seats)
+        names = bot_names(bots, seats)
+        value = names[0] if len(set(names)) == 1 else ",".join(names)
+        with self.opponents.hold_sync():
+            self.opponents.options = options
+            self.opponents.value = value
 
     def show(self, bots_to_move: bool, over: bool = False) -> None:
         """Let the bot buttons be clicked only while a bot is to move; show Review this deal

@@ -20,6 +20,7 @@ from penang_lib import (
     PlayerView,
     Status,
     Swap,
+    make_bot,
     parse_cards,
 )
 from penang_lib.engine.cards import Card
@@ -646,3 +647,37 @@ def test_a_bots_lay_off_names_the_meld_as_the_menu_named_it() -> None:
         "end the turn",
     ]
     assert deal.table[0].symbols == "5♥ 6♥ 7♥ 8♥"
+
+
+def test_the_opponents_menu_seats_other_bots_from_the_next_move_on() -> None:
+    seat = (Deal(players=4, seed=12).turn + 1) % 4  # a bot plays the first turn
+    table = PlayTable(seat=seat, players=4, bots="careful", seed=12)
+    menu = table.opponents
+    assert menu.description == label(Control.OPPONENTS)
+    assert [value for _label, value in menu.options] == ["careful", "greedy", "random", "expert"]
+    assert menu.value == "careful" and table.bots_names() == ["careful"] * 3
+    menu.value = "expert"
+    assert table.bots_names() == ["expert"] * 3
+    assert "played by: expert, expert, expert" in text(table.message.value)
+    # The expert plays at the table like any bot (a small budget keeps the test quick).
+    for other in table.bots:
+        table.bots[other] = make_bot("expert", other, budget=0.01)
+    moves = 0
+    while table.deal.turn != table.seat:
+        table.buttons[Control.BOT_MOVE].click()
+        moves += 1
+    assert moves == len(table.deal.move_stack) > 0
+    assert "(expert bot)" in text(table.message.value)
+    # A new deal keeps the opponents chosen.
+    table.buttons[Control.NEW_DEAL].click()
+    assert table.bots_names() == ["expert"] * 3 and menu.value == "expert"
+
+
+def test_a_mixed_table_offers_its_own_mix_first() -> None:
+    table = PlayTable(seat=1, players=4, bots="careful,greedy,random", seed=3)
+    assert table.opponents.options[0] == ("careful, greedy, random", "careful,greedy,random")
+    assert table.opponents.value == "careful,greedy,random"
+    table.opponents.value = "greedy"
+    assert table.bots_names() == ["greedy"] * 3
+    table.opponents.value = "careful,greedy,random"
+    assert table.bots_names() == ["careful", "greedy", "random"]

@@ -30,6 +30,7 @@ from penang_lib.course.review.turns import (
 )
 from penang_lib.engine.bots import Bot, CarefulBot, bot_names, bots_around, play_move
 from penang_lib.engine.deal import Deal, Status
+from penang_lib.engine.expert import ExpertBot
 from penang_lib.engine.moves import DeclareDead, DeclareGame, Move
 from penang_lib.engine.validate import require_whole
 from penang_lib.engine.view import PlayerView
@@ -46,7 +47,8 @@ SEARCH_MOVES: Final = 5000
 @dataclass(frozen=True)
 class Rescue:
     """The latest turn of the learner (`span`) from which the careful bot, playing their seat
-    with the same bots around it, stays alive past the turn where the learner died: its moves
+    with the same bots around it (careful bots for expert ones, so that the search stays
+    quick), stays alive past the turn where the learner died: its moves
     in that turn (`moves`) and the seat's status where the search stopped (`status`: alive, or
     out when it went on to win)."""
 
@@ -139,7 +141,9 @@ class Review:
                 self._bots_at.append(copy.deepcopy(bots))
             why = ""
             bot = bots.get(mover)
-            if bot is not None and mover != seat:
+            # The expert's reasons are not worked out again: that would take as long as its
+            # thinking did (about half a second a move); its moves are shown without them.
+            if bot is not None and mover != seat and not isinstance(bot, ExpertBot):
                 choice = bot.choose(PlayerView.of(working))
                 why = choice.why if choice.move == move else ""
             whys.append(why)
@@ -205,6 +209,10 @@ class Review:
             span = self.spans[index]
             working = position_at(self.deal, span.start)
             bots = copy.deepcopy(self._bots_at[index])
+            for other, bot in bots.items():
+                if isinstance(bot, ExpertBot):
+                    # Played by a careful bot in the search, which must stay quick.
+                    bots[other] = CarefulBot()
             careful = CarefulBot()
             bots[seat] = careful
             first = careful_turn(working, seat, careful)
