@@ -293,6 +293,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     from tqdm import tqdm  # type: ignore[import-untyped]
 
+    from penang_lib.data.simulate import usable_jobs
     from penang_lib.engine.tournament import tournament
 
     players = len(args.bots)
@@ -302,6 +303,13 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     if args.budget is not None and "expert" not in args.bots:
         raise _UsageError("--budget is the expert's time per move: put expert in --bots")
+    jobs = usable_jobs(args.jobs)
+    if jobs < args.jobs:
+        print(
+            f"penang-rummy: --jobs {args.jobs:,} is more than the {jobs} cores of this machine: "
+            f"using {jobs} worker process{'es' if jobs != 1 else ''}",
+            file=sys.stderr,
+        )
     games = args.deals * players
     show = args.progress if args.progress is not None else games >= 200
     start = time.perf_counter()
@@ -312,7 +320,7 @@ def _tournament(args: argparse.Namespace) -> int:
             seed=args.seed,
             progress=bar.update,
             budget=args.budget,
-            jobs=args.jobs,
+            jobs=jobs,
         )
     seconds = time.perf_counter() - start
     report = {**result.as_dict(), "seconds": round(seconds, 3)}
@@ -539,10 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument(
         "--jobs",
-        type=_at_least(1, 64),
+        type=_at_least(1),
         default=1,
-        help="worker processes playing seeds side by side (default 1; the results are the "
-        "same for any number)",
+        help="worker processes playing seeds side by side (default 1; at most one per core of "
+        "this machine; the results are the same for any number)",
     )
     tour.add_argument("--json", action="store_true", help="print the results as JSON")
     tour.add_argument(

@@ -39,6 +39,17 @@ def test_the_json_is_the_tournaments_own_results(capsys: Capture) -> None:
         assert set(got["seconds_per_move"]) == {"median", "p95", "max"}
 
 
+def test_budget_and_jobs_reach_the_tournament(capsys: Capture) -> None:
+    argv = ["tournament", "--bots", "expert,random", "--deals", "2", "--seed", "4"]
+    status = main([*argv, "--budget", "0.01", "--jobs", "2", "--json", "--no-progress"])
+    out, _err = capsys.readouterr()
+    assert status == 0
+    report = json.loads(out)
+    expected = tournament("expert,random", deals=2, seed=4, budget=0.01).as_dict()
+    for got, want in zip(report["bots"], expected["bots"], strict=True):
+        assert (got["wins"], got["mean_count"]) == (want["wins"], want["mean_count"])
+
+
 def test_the_table_has_a_row_per_bot(capsys: Capture) -> None:
     status = main(
         ["tournament", "--bots", "careful,greedy,greedy,greedy", "--deals", "5", "--no-progress"]
