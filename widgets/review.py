@@ -169,6 +169,8 @@ class DealReview(KitWidget):
         self._weighing: threading.Thread | None = None
         self._generation = 0
         """Counts the deals shown: a weighing started for an older one stops and is dropped."""
+        self._weighing_for = -1
+        """The generation the last weighing thread was started for."""
         self._lock = threading.RLock()
         """Held while the panel or the expert's numbers change (the weighing is a thread)."""
         self.stepper = DealStepper(
@@ -325,7 +327,7 @@ class DealReview(KitWidget):
         """The expert's numbers for turn `index`, once weighed; a line while it is weighed."""
         weighed = self.expert_turns.get(index)
         if weighed is None:
-            if self._weighing is not None and self._weighing.is_alive():
+            if self._weighing_now():
                 return _p(_("The expert has not weighed this turn yet."))
             return ""
         rows = "".join(
@@ -359,7 +361,7 @@ class DealReview(KitWidget):
         review = self.review
         if not review.deal.is_over or not review.spans:
             raise ValueError("the expert weighs the turns of a finished deal you played")
-        if self._weighing is not None and self._weighing.is_alive():
+        if self._weighing_now():
             return
         ask = self.buttons[Control.ASK_EXPERT]
         ask.disabled = True
@@ -376,7 +378,14 @@ class DealReview(KitWidget):
         self._weighing = threading.Thread(
             target=self._weigh_all, args=(generation, review), daemon=True
         )
+        self._weighing_for = generation
         self._weighing.start()
+
+    def _weighing_now(self) -> bool:
+        """Whether a weighing of the deal shown now is under way (one started for a deal
+        shown before drops its work and does not count)."""
+        thread = self._weighing
+        return thread is not None and thread.is_alive() and self._weighing_for == self._generation
 
     def _weigh_all(self, generation: int, review: Review) -> None:
         total = len(review.spans)

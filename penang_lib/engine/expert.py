@@ -171,7 +171,8 @@ def judge(
     whole turn a learner played and the one the expert would play) ends, on the same `samples`
     deals drawn to agree with the view, careful bots playing every seat after it: the outcomes,
     in the order of `plays`. A play that is not legal from the view's position is refused
-    (`IllegalMove`, the engine's sentence), on the real cards, before anything is drawn."""
+    (`IllegalMove`, the engine's sentence) before any deal is weighed: whether the seat's moves
+    are legal depends only on its own hand and the table, which every drawn deal shares."""
     view = _view(view)
     samples = require_whole(samples, "samples", 1, MAX_SAMPLES)
     outcomes = []
