@@ -90,6 +90,21 @@ def _html(css: str) -> widgets.HTML:
     return made
 
 
+def _compare_table(rows: Sequence[tuple[str, str, str]], other: str) -> str:
+    """A turn's comparison as a table: a row per (what, you, `other`), the learner's column
+    headed `YOU` and the other's `other`."""
+    body = "".join(
+        f'<tr><th scope="row">{esc(what)}</th><td>{render.symbols(yours)}</td>'
+        f"<td>{render.symbols(theirs)}</td></tr>"
+        for what, yours, theirs in rows
+    )
+    return (
+        '<div class="penang-scroll"><table class="penang-frame penang-compare">'
+        f'<thead><tr><td></td><th scope="col">{esc(_(YOU))}</th>'
+        f'<th scope="col">{esc(other)}</th></tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
 def _first_step(review: Review) -> int:
     """Where a review opens: the start of the learner's first turn."""
     return review.spans[0].start if review.spans else 0
@@ -310,16 +325,7 @@ class DealReview(KitWidget):
     def _turn_html(self, index: int) -> str:
         turn = self.review.turn(index)
         head = f"<p><strong>{render.symbols(turn_heading(turn))}</strong></p>"
-        rows = "".join(
-            f'<tr><th scope="row">{esc(what)}</th><td>{render.symbols(yours)}</td>'
-            f"<td>{render.symbols(careful)}</td></tr>"
-            for what, yours, careful in compare_rows(turn)
-        )
-        table = (
-            '<div class="penang-scroll"><table class="penang-frame penang-compare">'
-            f'<thead><tr><td></td><th scope="col">{esc(YOU)}</th>'
-            f'<th scope="col">{esc(CAREFUL)}</th></tr></thead><tbody>{rows}</tbody></table></div>'
-        )
+        table = _compare_table(compare_rows(turn), _(CAREFUL))
         lines = "".join(_p(line) for line in turn_lines(turn))
         return head + table + lines + self._expert_html(index)
 
@@ -330,16 +336,7 @@ class DealReview(KitWidget):
             if self._weighing_now():
                 return _p(_("The expert has not weighed this turn yet."))
             return ""
-        rows = "".join(
-            f'<tr><th scope="row">{esc(what)}</th><td>{render.symbols(yours)}</td>'
-            f"<td>{render.symbols(theirs)}</td></tr>"
-            for what, yours, theirs in expert_rows(weighed)
-        )
-        table = (
-            '<div class="penang-scroll"><table class="penang-frame penang-compare">'
-            f'<thead><tr><td></td><th scope="col">{esc(YOU)}</th>'
-            f'<th scope="col">{esc(EXPERT)}</th></tr></thead><tbody>{rows}</tbody></table></div>'
-        )
+        table = _compare_table(expert_rows(weighed), _(EXPERT))
         return table + "".join(_p(line) for line in expert_lines(weighed))
 
     # -- the expert ------------------------------------------------------------------------------

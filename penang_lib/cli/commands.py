@@ -123,6 +123,21 @@ def _deals(text: str) -> int:
     return _at_least(1, MAX_DEALS)(text)
 
 
+def _usable_jobs(asked: int) -> int:
+    """The worker processes to use for `--jobs asked`: at most one per core, said on stderr
+    when fewer than asked."""
+    from penang_lib.data.simulate import usable_jobs
+
+    jobs = usable_jobs(asked)
+    if jobs < asked:
+        print(
+            f"penang-rummy: --jobs {asked:,} is more than the {jobs} cores of this machine: "
+            f"using {jobs} worker process{'es' if jobs != 1 else ''}",
+            file=sys.stderr,
+        )
+    return jobs
+
+
 def _budget(text: str) -> float:
     try:
         seconds = float(text)
@@ -231,7 +246,7 @@ def _deal(args: argparse.Namespace) -> int:
 
 # -- simulate ------------------------------------------------------------------------------------
 def _simulate(args: argparse.Namespace) -> int:
-    from penang_lib.data.simulate import max_run_seed, simulate, summary, usable_jobs
+    from penang_lib.data.simulate import max_run_seed, simulate, summary
     from penang_lib.engine.bots import bot_names
 
     bots = bot_names(args.bots, args.players)
@@ -242,13 +257,7 @@ def _simulate(args: argparse.Namespace) -> int:
             f"dealt with seed x 1,000,003 + i, which must stay below 2**63, so give a seed "
             f"from 0 to {top:,}"
         )
-    jobs = usable_jobs(args.jobs)
-    if jobs < args.jobs:
-        print(
-            f"penang-rummy: --jobs {args.jobs:,} is more than the {jobs} cores of this machine: "
-            f"using {jobs} worker process{'es' if jobs != 1 else ''}",
-            file=sys.stderr,
-        )
+    jobs = _usable_jobs(args.jobs)
     start = time.perf_counter()
     frame = simulate(
         args.deals, args.players, bots, seed=args.seed, jobs=jobs, progress=args.progress
@@ -293,7 +302,6 @@ def _simulate(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    from penang_lib.data.simulate import usable_jobs
     from penang_lib.engine.tournament import tournament
 
     players = len(args.bots)
@@ -303,13 +311,7 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     if args.budget is not None and "expert" not in args.bots:
         raise _UsageError("--budget is the expert's time per move: put expert in --bots")
-    jobs = usable_jobs(args.jobs)
-    if jobs < args.jobs:
-        print(
-            f"penang-rummy: --jobs {args.jobs:,} is more than the {jobs} cores of this machine: "
-            f"using {jobs} worker process{'es' if jobs != 1 else ''}",
-            file=sys.stderr,
-        )
+    jobs = _usable_jobs(args.jobs)
     games = args.deals * players
     show = args.progress if args.progress is not None else games >= 200
     start = time.perf_counter()

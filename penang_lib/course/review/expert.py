@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from penang_lib.course.review.turns import TurnSpan, deal_and_seat, position_at
-from penang_lib.engine.bots import Choice, play_move
+from penang_lib.course.review.turns import TurnSpan, careful_turn, deal_and_seat, position_at
+from penang_lib.engine.bots import Choice
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.expert import CONFIDENCE, ExpertBot, Outcome, judge
 from penang_lib.engine.moves import DeclareDead, DeclareGame, Move
@@ -108,19 +108,10 @@ def expert_turn(
         # Declaring Dead or Game was the only move: the expert has nothing else to play.
         choices = [Choice(mine[0], "")]
     else:
-        choices = _expert_plays(start.copy(), seat, ExpertBot(seed, budget))
+        choices = careful_turn(start.copy(), seat, ExpertBot(seed, budget))
     theirs = tuple(c.move for c in choices)
     yours, expert = judge(view, [mine, theirs], samples=samples, seed=seed)
     return ExpertTurn(span, mine, theirs, tuple(c.why for c in choices), yours, expert)
-
-
-def _expert_plays(position: Deal, seat: int, bot: ExpertBot) -> list[Choice]:
-    """The expert's whole turn of `seat` from `position` (a copy: it is changed)."""
-    turn = position.turn_number
-    played: list[Choice] = []
-    while not position.is_over and position.turn == seat and position.turn_number == turn:
-        played.append(play_move(position, bot))
-    return played
 
 
 def costliest(turns: Sequence[ExpertTurn]) -> ExpertTurn | None:
