@@ -21,12 +21,19 @@ lesson over 1.0x, and a Next round trip within 1.3x of the bare page's click.
 
 Run with `python -m benchmarks.bench_site` (not part of `python -m benchmarks`: it takes
 minutes). Figures only: nothing here asserts a time.
+
+`--before PYTHON` compares two versions of the site instead: the site served by PYTHON (a
+virtual environment where an older revision is installed) and this one run side by side, and
+each lesson is loaded on one and then on the other, in turns (the order swapped every round),
+so that whatever else the machine does weighs on both alike. It prints per lesson both medians
+and the paired differences' median with a 95% interval (bootstrap over the rounds).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import tempfile
@@ -191,7 +198,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the interpreter whose `penang-rummy serve` is measured (default this one; e.g. a "
         "virtual environment where an older revision is installed, to compare before and after)",
     )
+    parser.add_argument(
+        "--before",
+        metavar="PYTHON",
+        help="compare the site served by this interpreter (an older revision's environment) "
+        "with this one, lesson by lesson, loads in turns (only --loads and --root are read)",
+    )
     args = parser.parse_args(argv)
+    if args.before:
+        return compare(args.before, args.loads)
     loads = args.loads if args.part != "clicks" else 0
     clicks = min(args.clicks, MAX_CLICKS) if args.part != "loads" else 0
     path = chromium_path()
@@ -280,6 +295,69 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"stepper Next round trip: median {step:.1f} ms = {step / click:.2f}x the bare click "
         "(goal <= 1.3x)"
+    )
+    return 0
+
+
+BOOTSTRAP = 2000
+"""Resamples of the rounds for the interval of the median difference."""
+
+
+def median_interval(diffs: list[float], seed: int = 0) -> tuple[float, float]:
+    """The 95% interval of the median of `diffs` (percentile bootstrap over the rounds)."""
+    rng = random.Random(seed)
+    medians = sorted(statistics.median(rng.choices(diffs, k=len(diffs))) for _ in range(BOOTSTRAP))
+    return medians[int(0.025 * BOOTSTRAP)], medians[int(0.975 * BOOTSTRAP) - 1]
+
+
+def compare(before_python: str, loads: int) -> int:
+    """Each lesson loaded on the site served by `before_python` and on this one, in turns:
+    per lesson the medians and the paired differences (after - before)."""
+    path = chromium_path()
+    if path is None:
+        print(NO_CHROMIUM, file=sys.stderr)
+        return 2
+    lessons = [lesson["file"] for lesson in catalogue()]
+    times: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
+        sites = {
+            "before": start_site(pool=1, python=before_python),
+            "after": start_site(pool=1),
+        }
+        try:
+            for site in sites.values():
+                wait_ready(site, set(lessons))
+            for round_number in range(loads):
+                order = ["before", "after"] if round_number % 2 == 0 else ["after", "before"]
+                for lesson in lessons:
+                    for version in order:
+                        for site in sites.values():
+                            wait_idle(site)
+                        url = f"{sites[version].url}voila/render/{lesson}"
+                        times[version].setdefault(lesson, []).append(
+                            first_widget(browser, None, url, ".penang-kit")
+                        )
+                print(f"round {round_number + 1} of {loads} done", file=sys.stderr, flush=True)
+        finally:
+            for site in sites.values():
+                site.stop()
+        browser.close()
+    print(f"first widget, fresh browser, {loads} loads per lesson and version (seconds)")
+    print(f"  {'lesson':<32} {'before':>7} {'after':>7} {'after-before [95% interval]':>30}")
+    for lesson in lessons:
+        before, after = times["before"][lesson], times["after"][lesson]
+        diffs = [a - b for a, b in zip(after, before, strict=True)]
+        low, high = median_interval(diffs)
+        print(
+            f"  {lesson:<32} {statistics.median(before):7.2f} {statistics.median(after):7.2f} "
+            f"{statistics.median(diffs):+8.2f} [{low:+.2f}, {high:+.2f}]"
+        )
+    every_before = [t for ts in times["before"].values() for t in ts]
+    every_after = [t for ts in times["after"].values() for t in ts]
+    print(
+        f"all lessons: median {statistics.median(every_before):.2f} s before, "
+        f"{statistics.median(every_after):.2f} s after"
     )
     return 0
 

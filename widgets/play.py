@@ -53,7 +53,6 @@ import traitlets
 from penang_lib.data import frames
 from penang_lib.engine.bots import (
     Bot,
-    CarefulBot,
     Choice,
     bots_around,
     forced_move,
@@ -63,6 +62,7 @@ from penang_lib.engine.bots import (
 from penang_lib.engine.cards import Card
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.events import Event
+from penang_lib.engine.expert import ExpertBot
 from penang_lib.engine.explain import (
     Said,
     bot_move_line,
@@ -158,6 +158,18 @@ class DealTrait(traitlets.Instance[Deal]):
         new = obj._trait_values[name]
         if new is not old and old == new:
             obj._notify_trait(name, old, new)
+
+
+HINT_BUDGET = 0.3
+"""Seconds of the expert's thought behind a hint (a learner waits for it)."""
+
+
+def hint_bot(deal: Deal, seat: int) -> ExpertBot:
+    """The bot that Hint asks: the expert, seeded by the deal and the position and stopped by
+    its budget of work alone (never by the clock), so that the same position always gets the
+    same hint, on any machine."""
+    seed = (deal.seed * 1000 + len(deal.move_stack) * 10 + seat) % 2**32
+    return ExpertBot(seed=seed, budget=HINT_BUDGET, deadline=False)
 
 
 class PlayTable(KitWidget):
@@ -375,7 +387,7 @@ class PlayTable(KitWidget):
         if not self._my_turn():
             self._say(paragraph(_("A hint is for your own turn.")))
             return
-        choice = CarefulBot().choose(PlayerView.of(self.deal))
+        choice = hint_bot(self.deal, self.seat).choose(PlayerView.of(self.deal))
         move = choice.move
         cards, chosen = self.controls.show_move(move, self.deal.state_key())
         control = move_control(move)

@@ -33,8 +33,8 @@ from penang_lib.data import frames
 from penang_lib.engine.bots import EXPERT, bot_names
 from penang_lib.engine.cards import Card, card_classes, read_cards
 from penang_lib.engine.deal import Deal, Status
-from penang_lib.engine.explain import Said, due
-from penang_lib.engine.melds import Kind
+from penang_lib.engine.explain import Said, due, meld_words
+from penang_lib.engine.explain import move_words as said_move
 from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOff, Move, Swap
 from penang_lib.i18n import N_, _
 from penang_lib.widgets import render
@@ -156,25 +156,13 @@ def paragraph(text: str) -> str:
 
 
 def meld_name(deal: Deal, index: int) -> str:
-    """Table meld `index` named by its owner, kind and cards, as a learner reads it: "West's run
-    5♥ 6♥ 7♥", "North's set J♠ J♠ J♥" (a joker as 🃏=7♥). Code keys a meld by its index, never
-    by this name."""
-    meld = deal.table[index]
-    owner = deal.names[deal.owners[index]]
-    if meld.kind is Kind.RUN:
-        return _("{owner}'s run {cards}").format(owner=owner, cards=meld.symbols)
-    return _("{owner}'s set {cards}").format(owner=owner, cards=meld.symbols)
+    """Table meld `index` of `deal` named by its owner, kind and cards (`explain.meld_words`)."""
+    return meld_words(deal.table, deal.owners, deal.names, index)
 
 
 def move_words(deal: Deal, move: Move) -> str:
-    """`move.label()` with a table meld named by its cards instead of its number: "lay off 8♥
-    on West's run 5♥ 6♥ 7♥", "swap 7♥ for the joker in East's set 7♠ 7♦ 🃏=7♥"."""
-    if isinstance(move, LayOff | Swap) and 0 <= move.target < len(deal.table):
-        meld = meld_name(deal, move.target)
-        if isinstance(move, LayOff):
-            return _("lay off {card} on {meld}").format(card=move.card.symbol, meld=meld)
-        return _("swap {card} for the joker in {meld}").format(card=move.card.symbol, meld=meld)
-    return move.label()
+    """`move` in words, a table meld named by its owner and cards (`explain.move_words`)."""
+    return said_move(move, deal.table, deal.owners, deal.names)
 
 
 def one_card(cards: Sequence[Card], what: Control) -> Card | str:

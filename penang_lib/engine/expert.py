@@ -41,9 +41,10 @@ from penang_lib.engine.bots import (
     forced_choice,
 )
 from penang_lib.engine.deal import Deal, Phase, Status
+from penang_lib.engine.explain import move_words
 from penang_lib.engine.moves import EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.engine.sampling import sample_deal
-from penang_lib.engine.validate import ArgumentTypeError, require_whole, shown
+from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_whole, shown
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
 
@@ -258,14 +259,19 @@ class ExpertBot:
     """Weighs a few candidate moves on deals drawn to agree with its view, and plays the best.
 
     `budget` is the seconds of thought a move may take (default `DEFAULT_BUDGET`); `seed` makes
-    it repeatable. `last` holds the outcomes of its last weighed choice (for Hint and the
-    review), best first.
+    it repeatable. `deadline`: whether a move also stops at `HARD_STOP` budgets of wall time;
+    without it a move weighs the deals its budget buys however long that takes, so that the
+    same seed plays the same moves on any machine, however busy (a hint a lesson relies on).
+    `last` holds the outcomes of its last weighed choice (for Hint and the review), best first.
     """
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self, seed: int | None = None, budget: float = DEFAULT_BUDGET, deadline: bool = True
+    ) -> None:
         self.seed = bot_seed(seed)
+        self.deadline = require_flag(deadline, "deadline")
         if budget.__class__ not in (int, float) or not 0 < budget <= 60:
             raise ArgumentTypeError(
                 f"budget should be a number of seconds above 0 and at most 60, not {shown(budget)}"
@@ -282,7 +288,8 @@ class ExpertBot:
         outcomes = [Outcome(m) for m in moves]
         work = 0
         allowance = self.budget * MOVES_PER_SECOND
-        deadline = time.perf_counter() + max(HARD_STOP * self.budget, HARD_STOP_FLOOR)
+        wall = max(HARD_STOP * self.budget, HARD_STOP_FLOOR) if self.deadline else float("inf")
+        deadline = time.perf_counter() + wall
         bot = self.playout_bot
         samples = 0
         running = list(outcomes)
@@ -317,16 +324,18 @@ class ExpertBot:
         moves = candidates(view)
         if len(moves) == 1:
             self.last = []
-            return Choice(moves[0], _(EXPERT_ONLY).format(move=moves[0].label()))
+            words = move_words(moves[0], view.table, view.owners, view.names)
+            return Choice(moves[0], _(EXPERT_ONLY).format(move=words))
         ranked = self.rank(self.weigh(view, moves))
         self.last = ranked
         best, other = ranked[0], ranked[1]
+        table, owners, names = view.table, view.owners, view.names
         why = _(EXPERT_COMPARED).format(
-            move=best.move.label(),
+            move=move_words(best.move, table, owners, names),
             samples=len(best.counts),
             count=round(best.mean_count),
             wins=round(100 * best.win_rate),
-            other=other.move.label(),
+            other=move_words(other.move, table, owners, names),
             other_count=round(other.mean_count),
             other_wins=round(100 * other.win_rate),
         )

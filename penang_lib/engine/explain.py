@@ -22,12 +22,38 @@ from penang_lib.engine.cards import Card, a_rank, cards_symbols, rank_name
 from penang_lib.engine.deal import DEFAULT_NAMES, Deal, Status
 from penang_lib.engine.events import Event
 from penang_lib.engine.melds import Kind, Meld, position_card
-from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, Move
+from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, LayOff, Move, Swap
 from penang_lib.engine.validate import ArgumentTypeError, shown
 from penang_lib.engine.validate import (
     join_names as join_names,  # the engine's refusals join names too
 )
 from penang_lib.i18n import N_, _, ngettext
+
+
+def meld_words(
+    table: Sequence[Meld], owners: Sequence[int], names: Sequence[str], index: int
+) -> str:
+    """Table meld `index` named by its owner, kind and cards, as a learner reads it: "West's run
+    5♥ 6♥ 7♥", "North's set J♠ J♠ J♥" (a joker as 🃏=7♥). Code keys a meld by its index, never
+    by this name."""
+    meld = table[index]
+    owner = _who(owners[index], names)
+    if meld.kind is Kind.RUN:
+        return _("{owner}'s run {cards}").format(owner=owner, cards=meld.symbols)
+    return _("{owner}'s set {cards}").format(owner=owner, cards=meld.symbols)
+
+
+def move_words(
+    move: Move, table: Sequence[Meld], owners: Sequence[int], names: Sequence[str]
+) -> str:
+    """`move.label()` with a table meld named by its owner and cards instead of its number:
+    "lay off 8♥ on West's run 5♥ 6♥ 7♥", "swap 7♥ for the joker in East's set 7♠ 7♦ 🃏=7♥"."""
+    if isinstance(move, LayOff | Swap) and 0 <= move.target < len(table):
+        meld = meld_words(table, owners, names, move.target)
+        if isinstance(move, LayOff):
+            return _("lay off {card} on {meld}").format(card=move.card.symbol, meld=meld)
+        return _("swap {card} for the joker in {meld}").format(card=move.card.symbol, meld=meld)
+    return move.label()
 
 
 def _who(player: int | None, names: Sequence[str]) -> str:

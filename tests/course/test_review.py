@@ -390,7 +390,7 @@ def test_a_second_action_that_hint_recommends_is_never_faulted(seed: int) -> Non
         for i, span in enumerate(review.spans)
         if review.turn(i).yours.actions > 1 and review.turn(i).yours.status is not Status.OUT
     ]
-    assert doubles, "this deal should hold a turn where Hint makes two actions"
+    assert doubles, "this deal should hold a turn where the careful bot makes two actions"
     for i in range(len(review.spans)):
         turn = review.turn(i)
         assert turn.same and turn.unhinted == 0 and not turn.extra
@@ -425,7 +425,8 @@ def test_an_extra_action_where_hint_ends_the_turn_is_counted_and_never_beside_sa
     seed: int,
 ) -> None:
     """A greedy learner's extra actions: a turn counts exactly when one of its actions after the
-    first came where Hint would have ended the turn (and its end is not the careful bot's)."""
+    first came where the careful bot would have ended the turn (and that end is not the careful
+    bot's own)."""
     deal = played(seed)
     review = Review(deal, SEAT)
     counted = 0

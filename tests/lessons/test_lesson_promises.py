@@ -43,7 +43,7 @@ def test_lesson_4_each_bot_lays_off_one_card_a_turn_because_one_keeps_it_alive()
 
 
 def test_lesson_8_the_careful_bot_plays_a_second_action_only_when_death_is_near() -> None:
-    """Lesson 8's reminder says when the careful bot (and so Hint) plays a second action in a
+    """Lesson 8's reminder says when the careful bot (its opponents) plays a second action in a
     turn: 4 cards or fewer, no meld and no joker among them, at most two that fit. In many
     careful deals, every second action that does not go out comes with such a hand, and its
     reason says so."""

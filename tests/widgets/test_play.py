@@ -10,7 +10,6 @@ import pytest
 from ipywidgets import Widget
 
 from penang_lib import (
-    CarefulBot,
     Deal,
     DeclareDead,
     DeclareGame,
@@ -27,7 +26,14 @@ from penang_lib.engine.cards import Card
 from penang_lib.engine.explain import Said, explain
 from penang_lib.widgets.base import OOPS
 from penang_lib.widgets.controls import Control, label, tooltip
-from penang_lib.widgets.play import ACTION_BUTTONS, BOT_BUTTONS, CLEARED, MOVE_BUTTONS, PlayTable
+from penang_lib.widgets.play import (
+    ACTION_BUTTONS,
+    BOT_BUTTONS,
+    CLEARED,
+    MOVE_BUTTONS,
+    PlayTable,
+    hint_bot,
+)
 from penang_lib.widgets.play_parts import next_step
 from penang_lib.widgets.shared import is_shown
 from tests.helpers.widgets import hidden_cards, leaks, shown, text
@@ -285,9 +291,9 @@ def test_no_widget_holds_an_opponents_card_while_the_deal_is_played():
 
     while not deal.is_over:
         if deal.turn == 0:
-            # The careful bot plays the learner's seat, through the buttons.
+            # The hints play the learner's seat, through the buttons.
+            move = hint_bot(deal, 0).choose(PlayerView.of(deal)).move
             table.buttons[Control.HINT].click()
-            move = CarefulBot().choose(PlayerView.of(deal)).move
             table.buttons[Control(move.type)].click()
             assert deal.move_stack[-1] == move
         else:
@@ -310,7 +316,8 @@ def test_the_leak_check_can_fail():
 # -- hint, new deal, failures ----------------------------------------------------------------------
 def test_hint_shows_a_legal_move_and_why():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
-    expected = CarefulBot().choose(PlayerView.of(table.deal))
+    expected = hint_bot(table.deal, table.seat).choose(PlayerView.of(table.deal))
+    assert expected.why.startswith("Expert: ")  # Hint asks the expert, which says its numbers
     before = table.deal.state_key()
     table.buttons[Control.HINT].click()
     assert table.deal.state_key() == before
@@ -430,7 +437,7 @@ def test_the_joker_chooser_is_said_to_be_above_the_message():
 # -- hints say what they selected, and their move is played as hinted ----------------------------
 def test_hint_names_the_cards_it_selected_and_the_button():
     table = PlayTable(deal=Deal(hands=["5H 6H 7H 9S 9D 9C 2S", "7D 8D 10D 3C KD"], dealer=1))
-    move = CarefulBot().choose(PlayerView.of(table.deal)).move
+    move = hint_bot(table.deal, table.seat).choose(PlayerView.of(table.deal)).move
     assert isinstance(move, MeldMove)
     table.buttons[Control.HINT].click()
     words = " ".join(text(table.message.value).split())
@@ -446,7 +453,7 @@ def test_hint_on_a_lay_off_names_the_meld_too():
     deal.push(MeldMove(tuple(parse_cards("5H 6H 7H"))))
     deal.push(EndTurn())
     table = PlayTable(deal=deal)
-    move = CarefulBot().choose(PlayerView.of(deal)).move
+    move = hint_bot(deal, table.seat).choose(PlayerView.of(deal)).move
     assert isinstance(move, LayOff)
     assert move == LayOff(1, Card.parse("8H"))
     table.buttons[Control.HINT].click()
@@ -482,7 +489,7 @@ def test_the_meld_menu_names_each_table_meld_by_owner_kind_and_cards():
 
 def test_after_a_hint_its_joker_reading_is_not_asked_again():
     table = PlayTable(deal=Deal(hands=["5H 6H JK 2S", "7D 8D 9D 3C KD"], dealer=1))
-    hinted = CarefulBot().choose(PlayerView.of(table.deal)).move
+    hinted = hint_bot(table.deal, table.seat).choose(PlayerView.of(table.deal)).move
     assert isinstance(hinted, MeldMove) and any(c.is_joker for c in hinted.cards)
     assert table.deal.explain_illegal(MeldMove(tuple(parse_cards("5H 6H JK")))) is not None
     table.buttons[Control.HINT].click()

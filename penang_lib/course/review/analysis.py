@@ -3,7 +3,7 @@ bots' reasons for the stepper, and the summary of the deal with its search.
 
 The summary (`Review.summary`): the turns where the learner made more than one action without
 going out (the rule book's strategy note under `dead`: play as little as you must), leaving out a
-turn whose extra actions Hint (the careful bot) would have made in the same position, the jokers
+turn whose extra actions the careful bot would have made in the same position, the jokers
 left in hand at the end, and, when the learner died, the latest of their turns from which the
 careful bot, playing their seat from there on with the same bots around it, stays alive past the
 turn where they died (the search tries at most `SEARCH_TURNS` turns).

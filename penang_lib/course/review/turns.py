@@ -117,7 +117,7 @@ class TurnReview:
     """One turn of the learner beside the careful bot's turn from the same position. `same`
     says whether the careful bot's turn leaves the same hand and the same table (the same moves,
     perhaps in another order). `unhinted` counts the learner's actions after the turn's first
-    that they made where Hint (the careful bot, from that very position) would have ended the
+    that they made where the careful bot (from that very position) would have ended the
     turn."""
 
     span: TurnSpan
@@ -129,8 +129,8 @@ class TurnReview:
     @property
     def extra(self) -> bool:
         """More than one action in a turn that did not go out (the strategy note of `dead`), at
-        least one of them where Hint said to end the turn: an extra action Hint recommended in
-        that position is never counted against the learner."""
+        least one of them where the careful bot said to end the turn: an extra action that the
+        careful bot made in that position too is never counted against the learner."""
         return (
             self.yours.actions > 1
             and self.yours.status is not Status.OUT

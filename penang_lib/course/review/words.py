@@ -158,10 +158,10 @@ def turn_lines(review: TurnReview) -> list[str]:
             ngettext(
                 "You made {actions} action in this turn, where one keeps you alive: every card "
                 "you put down gives the others somewhere to lay off (the strategy note of rule "
-                "dead). After your first action, Hint would have ended the turn.",
+                "dead). After your first action, the careful bot would have ended the turn.",
                 "You made {actions} actions in this turn, where one keeps you alive: every card "
                 "you put down gives the others somewhere to lay off (the strategy note of rule "
-                "dead). After your first action, Hint would have ended the turn.",
+                "dead). After your first action, the careful bot would have ended the turn.",
                 review.yours.actions,
             ).format(actions=review.yours.actions)
         )
@@ -224,11 +224,11 @@ def summary_lines(summary: Summary) -> list[str]:
         lines.append(
             ngettext(
                 "You played more than you had to in {count} turn (your turn {turns}): more than "
-                "one action without going out, where Hint would have ended the turn. One action "
-                "a turn keeps you alive and gives the others less to lay off on.",
+                "one action without going out, where the careful bot would have ended the turn. "
+                "One action a turn keeps you alive and gives the others less to lay off on.",
                 "You played more than you had to in {count} turns (your turns {turns}): more "
-                "than one action without going out, where Hint would have ended the turn. One "
-                "action a turn keeps you alive and gives the others less to lay off on.",
+                "than one action without going out, where the careful bot would have ended the "
+                "turn. One action a turn keeps you alive and gives the others less to lay off on.",
                 len(spans),
             ).format(count=len(spans), turns=_ordinal_list(spans))
         )
@@ -236,7 +236,7 @@ def summary_lines(summary: Summary) -> list[str]:
         lines.append(
             _(
                 "You never played more than you had to: one action a turn, going out, or a "
-                "second action where Hint would have made one too."
+                "second action where the careful bot would have made one too."
             )
         )
     if summary.jokers:
