@@ -112,7 +112,7 @@ def test_the_play_page_refuses_an_illegal_meld_and_accepts_a_legal_one(
     changed(page, message, before)
     refused = table.locator(".penang-message .penang-badge.penang-bad")
     assert refused.first.inner_text() == "meld"
-    # The careful bot's hint selects a legal meld; Meld then plays it.
+    # The expert's hint selects a legal meld; Meld then plays it.
     before = page.inner_text(message)
     button(table, label(Control.HINT)).click()
     changed(page, message, before)
