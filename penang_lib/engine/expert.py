@@ -42,8 +42,8 @@ from penang_lib.engine.bots import (
 )
 from penang_lib.engine.deal import Deal, Phase, Status
 from penang_lib.engine.explain import move_words
+from penang_lib.engine.inference import Clues, draw_deal
 from penang_lib.engine.moves import EndTurn, LayOff, MeldMove, Move, Swap
-from penang_lib.engine.sampling import sample_deal
 from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_whole, shown
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
@@ -177,11 +177,12 @@ def judge(
     view = _view(view)
     samples = require_whole(samples, "samples", 1, MAX_SAMPLES)
     outcomes = []
+    clues = Clues.of(view)
     for play in plays:
         moves = tuple(play)
         if not moves:
             raise ValueError("a play holds at least one move")
-        world = sample_deal(view, random.Random(0))
+        world = draw_deal(view, random.Random(0), clues)
         for move in moves:
             if world.turn != view.seat and not world.is_over:
                 raise ValueError("a play holds the moves of the view's seat only, in one turn")
@@ -190,7 +191,7 @@ def judge(
     rng = random.Random(bot_seed(seed))
     bot = CarefulBot()
     for _sample in range(samples):
-        world = sample_deal(view, rng)
+        world = draw_deal(view, rng, clues)
         for outcome in outcomes:
             outcome.play(world, view.seat, bot)
     return outcomes
@@ -293,8 +294,9 @@ class ExpertBot:
         bot = self.playout_bot
         samples = 0
         running = list(outcomes)
+        clues = Clues.of(view)
         while samples < MAX_SAMPLES:
-            world = sample_deal(view, self.rng)
+            world = draw_deal(view, self.rng, clues)
             for outcome in running:
                 work += outcome.play(world, seat, bot)
             samples += 1

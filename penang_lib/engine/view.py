@@ -4,7 +4,9 @@
 passports made, the actions made this turn, how many cards each player holds and whether they are
 alive, and the rules; never another player's hand. From that it lists, counts and picks by
 number the legal moves (rules `turn`, `passport`, `lay-off`, `swap`, `dead`, `dead.passport`,
-`game`), so a bot that only gets a view cannot peek at another hand even by accident. What each
+`game`), so a bot that only gets a view cannot peek at another hand even by accident. Its
+`history` is every move made so far as the whole table saw it (`Seen`: who, what, the table
+meld it made or changed, and the points a Dead announced; never a hand's cards). What each
 table meld takes (lay-offs, swaps) is worked out once per meld, when it is laid or changed
 (`table_index`), and read from the deal.
 """
@@ -12,7 +14,7 @@ table meld takes (lay-offs, swaps) is worked out once per meld, when it is laid 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final, TypeVar, cast
+from typing import Final, NamedTuple, TypeVar, cast
 
 from penang_lib.engine import analysis
 from penang_lib.engine.analysis import require_table
@@ -26,6 +28,7 @@ from penang_lib.engine.cards import (
     require_counts,
 )
 from penang_lib.engine.deal import Deal, Phase, Status
+from penang_lib.engine.events import Event
 from penang_lib.engine.fast.meld_count import (
     HandFacts,
     Shape,
@@ -65,6 +68,34 @@ _GAME: Final = DeclareGame()
 
 
 # -- the view ------------------------------------------------------------------------------------
+class Seen(NamedTuple):
+    """One move as everyone at the table saw it: the `seat` that made it, the `move`, the table
+    meld it made or changed as it stood after the move (`meld`, at `target`; None for the end of
+    a turn, a Dead or a Game), and for a Dead the `points` it announced (the cards stay face
+    down until the deal is over)."""
+
+    seat: int
+    move: Move
+    meld: Meld | None = None
+    target: int | None = None
+    points: int | None = None
+
+
+_SEEN_RULES: Final = frozenset(("dead", "dead.passport"))
+
+
+def _seen(seat: int, move: Move, events: Sequence[Event]) -> Seen:
+    meld: Meld | None = None
+    target: int | None = None
+    points: int | None = None
+    for event in events:
+        if meld is None and event.meld is not None:
+            meld, target = event.meld, event.target
+        if event.rule in _SEEN_RULES and event.counts:
+            points = event.counts[0]
+    return Seen(seat, move, meld, target, points)
+
+
 Option = tuple[int, Card]
 """A lay-off or swap before it is made a move: (table meld number, card)."""
 
@@ -76,13 +107,16 @@ class PlayerView:
     `copies` (packs in the deck), `counts` (the hand as a count vector) and `cards`, `table` and
     `owners`, `passport` (this player's) and `passports` (everyone's: a meld on the table shows
     it), `actions` (melds and lay-offs made this turn), `hand_sizes`, `status` and `turns` (the
-    turns each has started) of every player, `turn_number` and `over`.
+    turns each has started) of every player, `turn_number` and `over`; `history`, the moves
+    made so far as everyone saw them (`Seen`).
     """
 
     __slots__ = (
         "_facts",
+        "_history",
         "_infos",
         "_lay",
+        "_log",
         "_melds",
         "_natural",
         "_shape",
@@ -140,6 +174,7 @@ class PlayerView:
         turn_number: int,
         over: bool = False,
         turns: Sequence[int] | None = None,
+        history: Sequence[Seen] = (),
     ) -> None:
         players = require_whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
         self.seat = require_whole(seat, "seat", 0, players - 1)
@@ -200,6 +235,13 @@ class PlayerView:
                 "a whole number",  # not for learners: a name in an ArgumentTypeError
             )
         )
+        if isinstance(history, str | bytes) or not isinstance(history, Sequence):
+            raise ArgumentTypeError(f"history should be a list of Seen moves, not {shown(history)}")
+        for seen in history:
+            if not isinstance(seen, Seen):
+                raise ArgumentTypeError(f"a move in history should be a Seen, not {shown(seen)}")
+        self._history: tuple[Seen, ...] | None = tuple(history)
+        self._log: tuple[list[int], list[Move], list[tuple[Event, ...]], int] | None = None
         self._facts: HandFacts | None = None
         self._shape: Shape | None = None
         self._melds: int | None = None
@@ -236,11 +278,27 @@ class PlayerView:
         view.turns = tuple(deal.turns)
         view.over = deal.phase is _OVER
         view._shape = facts.shape
+        # The deal's own lists and how far they reach now, read by `history` only if asked (a
+        # bot's playouts never ask): the events are read for what the table saw, no more.
+        view._log = (deal.movers, deal.move_stack, deal.event_stack, len(deal.move_stack))
+        view._history = None
         view._melds = None
         view._lay = None
         view._natural = None
         view._swap = None
         return view
+
+    @property
+    def history(self) -> tuple[Seen, ...]:
+        """Every move made so far in the deal, in order, as everyone at the table saw it."""
+        if self._history is None:
+            log = self._log
+            assert log is not None
+            movers, moves, events, length = log
+            self._history = tuple(
+                _seen(movers[k], moves[k], events[k]) for k in range(min(length, len(moves)))
+            )
+        return self._history
 
     def __repr__(self) -> str:
         return (

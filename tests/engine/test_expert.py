@@ -57,9 +57,33 @@ def test_the_same_seed_plays_the_same_deal() -> None:
     assert expert_deal(5)[0].move_stack == expert_deal(5)[0].move_stack
 
 
+def public_twin(view: PlayerView) -> PlayerView:
+    """The same view built from its public facts alone (its history included): it holds no
+    link to any deal, so nothing hidden can be read through it."""
+    return PlayerView(
+        seat=view.seat,
+        players=view.players,
+        names=view.names,
+        rules=view.rules,
+        copies=view.copies,
+        counts=view.counts,
+        table=view.table,
+        owners=view.owners,
+        passports=view.passports,
+        actions=view.actions,
+        hand_sizes=view.hand_sizes,
+        status=view.status,
+        turn_number=view.turn_number,
+        over=view.over,
+        turns=view.turns,
+        history=view.history,
+    )
+
+
 def test_the_expert_never_reads_a_hidden_card() -> None:
-    # The same view over other hidden cards (the other hands and the stock drawn anew): the
-    # expert with the same seed chooses the same move.
+    # The same view over other hidden cards (the other hands and the stock drawn anew), and the
+    # same view rebuilt from its public facts alone, history included: the expert with the same
+    # seed chooses the same move in all three.
     compared = 0
     for seed in range(3):
         deal = Deal(players=4, seed=seed)
@@ -69,9 +93,12 @@ def test_the_expert_never_reads_a_hidden_card() -> None:
             if len(deal.move_stack) % 5 == 0 and view.forced() is None:
                 other = sample_deal(view, random.Random(seed))
                 assert other.hands != deal.hands or deal.players == 1
-                again = PlayerView.of(other)
-                first = ExpertBot(seed, TINY).choose(view)
+                again = PlayerView.of(other)  # no history: the drawn deal starts here
+                first = ExpertBot(seed, TINY).choose(public_twin(again))
                 second = ExpertBot(seed, TINY).choose(again)
+                assert first == second
+                first = ExpertBot(seed, TINY).choose(view)
+                second = ExpertBot(seed, TINY).choose(public_twin(view))
                 assert first == second
                 compared += 1
             play_move(deal, careful)
