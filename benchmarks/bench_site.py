@@ -355,9 +355,12 @@ def compare(before_python: str, loads: int) -> int:
         )
     every_before = [t for ts in times["before"].values() for t in ts]
     every_after = [t for ts in times["after"].values() for t in ts]
+    every_diff = [a - b for a, b in zip(every_after, every_before, strict=True)]
+    low, high = median_interval(every_diff)
     print(
         f"all lessons: median {statistics.median(every_before):.2f} s before, "
-        f"{statistics.median(every_after):.2f} s after"
+        f"{statistics.median(every_after):.2f} s after; paired difference "
+        f"{statistics.median(every_diff):+.2f} s [{low:+.2f}, {high:+.2f}]"
     )
     return 0
 
