@@ -4,9 +4,12 @@ that ends best on average.
 Like every bot it gets a `PlayerView` only. At each choice that is not forced it:
 1. lists a few candidate moves (`candidates`): what the careful and the greedy bot would play,
    ending the turn, every swap and natural lay-off, and the best few melds of its hand;
-2. draws deals that agree with its view (`sampling.sample_deal`: the cards it cannot see shared
-   at random among the other hands and the cards put aside), the same deals for every
-   candidate, so that the candidates are compared on the same cards (common random numbers);
+2. draws deals that agree with its view (`inference.draw_deal`: the cards it cannot see shared
+   at random among the other hands and the cards put aside, keeping to what the moves so far
+   tell of them: the cards a dead seat cannot hold and the points it announced, the jokers a
+   seat took by swaps, the cards a seat with the careful bot's habits showed it lacked), the
+   same deals for every candidate, so that the candidates are compared on the same cards
+   (common random numbers);
 3. on each drawn deal plays each candidate, then lets careful bots play every seat to the end
    of the deal (a *playout*), and notes its own count, whether it won and how many turns it
    stayed alive; every `DROP_EVERY` deals it stops playing the moves clearly worse than the best
@@ -44,6 +47,7 @@ from penang_lib.engine.deal import Deal, Phase, Status
 from penang_lib.engine.explain import move_words
 from penang_lib.engine.inference import Clues, draw_deal
 from penang_lib.engine.moves import EndTurn, LayOff, MeldMove, Move, Swap
+from penang_lib.engine.sampling import sample_deal
 from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_whole, shown
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
@@ -263,16 +267,23 @@ class ExpertBot:
     it repeatable. `deadline`: whether a move also stops at `HARD_STOP` budgets of wall time;
     without it a move weighs the deals its budget buys however long that takes, so that the
     same seed plays the same moves on any machine, however busy (a hint a lesson relies on).
-    `last` holds the outcomes of its last weighed choice (for Hint and the review), best first.
+    `clues`: whether the deals it draws keep to what the moves so far tell of the hidden hands
+    (`inference.Clues`); without, the unseen cards are shared out at random. `last` holds the
+    outcomes of its last weighed choice (for Hint and the review), best first.
     """
 
     name = "expert"
 
     def __init__(
-        self, seed: int | None = None, budget: float = DEFAULT_BUDGET, deadline: bool = True
+        self,
+        seed: int | None = None,
+        budget: float = DEFAULT_BUDGET,
+        deadline: bool = True,
+        clues: bool = True,
     ) -> None:
         self.seed = bot_seed(seed)
         self.deadline = require_flag(deadline, "deadline")
+        self.clues = require_flag(clues, "clues")
         if budget.__class__ not in (int, float) or not 0 < budget <= 60:
             raise ArgumentTypeError(
                 f"budget should be a number of seconds above 0 and at most 60, not {shown(budget)}"
@@ -294,9 +305,12 @@ class ExpertBot:
         bot = self.playout_bot
         samples = 0
         running = list(outcomes)
-        clues = Clues.of(view)
+        clues = Clues.of(view) if self.clues else None
         while samples < MAX_SAMPLES:
-            world = draw_deal(view, self.rng, clues)
+            if clues is None:
+                world = sample_deal(view, self.rng)
+            else:
+                world = draw_deal(view, self.rng, clues)
             for outcome in running:
                 work += outcome.play(world, seat, bot)
             samples += 1
