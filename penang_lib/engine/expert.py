@@ -90,6 +90,11 @@ EXPERT_COMPARED: Final = N_(
     "Expert: {move}. In {samples} sampled deals this ends with {count} points on average and "
     "wins {wins}% of them; {other} would end with {other_count} points and win {other_wins}%."
 )
+EXPERT_KEPT: Final = N_(
+    "Expert: {move}, the careful bot's choice. In {samples} sampled deals this ends with {count} "
+    "points on average and wins {wins}% of them; {other} would end with {other_count} points "
+    "and win {other_wins}%, which is not clearly better on so few deals."
+)
 EXPERT_ONLY: Final = N_("Expert: {move}: no other move here is worth weighing.")
 
 
@@ -346,7 +351,9 @@ class ExpertBot:
         self.last = ranked
         best, other = ranked[0], ranked[1]
         table, owners, names = view.table, view.owners, view.names
-        why = _(EXPERT_COMPARED).format(
+        # The careful bot's move kept though another scored higher: not by enough to trust.
+        template = EXPERT_KEPT if other.value > best.value else EXPERT_COMPARED
+        why = _(template).format(
             move=move_words(best.move, table, owners, names),
             samples=len(best.counts),
             count=round(best.mean_count),

@@ -48,9 +48,13 @@ def test_its_reason_gives_numbers_from_the_drawn_deals() -> None:
     assert weighed
     pattern = (
         r"Expert: .+\. In \d+ sampled deals this ends with \d+ points on average and wins "
-        r"\d+% of them; .+ would end with \d+ points and win \d+%\."
+        r"\d+% of them; .+ would end with \d+ points and win \d+%"
+        r"(\.|, which is not clearly better on so few deals\.)"
     )
     assert all(re.fullmatch(pattern, w) for w in weighed), weighed[0]
+    # When it keeps the careful bot's move though another scored higher, it says so.
+    kept = [w for w in weighed if "not clearly better" in w]
+    assert kept and all(", the careful bot's choice. In " in w for w in kept)
 
 
 def test_the_same_seed_plays_the_same_deal() -> None:
