@@ -237,12 +237,12 @@ class PlayTable(KitWidget):
         self.message = self.controls.message
         self.bot_bar = BotBar()
         self.opponents = self.bot_bar.opponents
-        self._choosing = True
-        """True while the table fills the Opponents menu itself (its change is no request)."""
+        self._choosing = False
+        """True while the table fills the Opponents menu itself (its change is no request; the
+        menu is listened to only once the table is built, so building it needs no guard)."""
         self._mix: str | Sequence[str] = bots
         """The bots the table was given (offered in the Opponents menu when they are mixed)."""
         self.bot_bar.choose_opponents(bots, deal.players - 1)
-        self._choosing = False
         self.board = Board()
         self.buttons = {**self.action_bar.buttons, **self.bot_bar.buttons}
         hand, bar, board = self.hand_panel, self.action_bar, self.board

@@ -471,9 +471,13 @@ class BotBar:
         options = opponent_options(bots if mix is None else mix, seats)
         names = bot_names(bots, seats)
         value = names[0] if len(set(names)) == 1 else ",".join(names)
-        with self.opponents.hold_sync():
-            self.opponents.options = options
-            self.opponents.value = value
+        menu = self.opponents
+        if tuple(menu.options) == tuple(options) and menu.value == value:
+            return  # a new deal at the same table: the menu stays as it is
+        with menu.hold_sync():
+            if tuple(menu.options) != tuple(options):
+                menu.options = options
+            menu.value = value
 
     def show(self, bots_to_move: bool, over: bool = False) -> None:
         """Let the bot buttons be clicked only while a bot is to move; show Review this deal

@@ -688,3 +688,16 @@ def test_a_mixed_table_offers_its_own_mix_first() -> None:
     assert table.bots_names() == ["greedy"] * 3
     table.opponents.value = "careful,greedy,random"
     assert table.bots_names() == ["careful", "greedy", "random"]
+
+
+def test_a_new_deal_leaves_the_opponents_menu_as_it_is() -> None:
+    table = PlayTable(seed=1, bots="careful,greedy,random")
+    before = (table.opponents.options, table.opponents.value)
+    changes: list[str] = []
+    table.opponents.observe(lambda change: changes.append(change["name"]), ["options", "value"])
+    table.buttons[Control.NEW_DEAL].click()
+    assert changes == [] and (table.opponents.options, table.opponents.value) == before
+    table.opponents.value = "expert"  # a change the learner asks for still counts
+    assert table.bots_names() == ["expert", "expert", "expert"]
+    table.buttons[Control.NEW_DEAL].click()
+    assert table.opponents.value == "expert" and table.bots_names() == ["expert"] * 3

@@ -22,11 +22,11 @@ from penang_lib.course.review.turns import (
     TurnReview,
     TurnSpan,
     actions_in,
-    careful_turn,
     deal_and_seat,
     learner_turns,
     position_at,
     review_turn,
+    whole_turn,
 )
 from penang_lib.engine.bots import Bot, CarefulBot, bot_names, bots_around, play_move
 from penang_lib.engine.deal import Deal, Status
@@ -215,7 +215,7 @@ class Review:
                     bots[other] = CarefulBot()
             careful = CarefulBot()
             bots[seat] = careful
-            first = careful_turn(working, seat, careful)
+            first = whole_turn(working, seat, careful)
             for _ in range(SEARCH_MOVES):
                 if working.is_over or working.status[seat] is not Status.ALIVE:
                     break

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from penang_lib.course.review.turns import TurnSpan, careful_turn, deal_and_seat, position_at
+from penang_lib.course.review.turns import TurnSpan, deal_and_seat, position_at, whole_turn
 from penang_lib.engine.bots import Choice
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.expert import CONFIDENCE, ExpertBot, Outcome, judge
@@ -108,7 +108,7 @@ def expert_turn(
         # Declaring Dead or Game was the only move: the expert has nothing else to play.
         choices = [Choice(mine[0], "")]
     else:
-        choices = careful_turn(start.copy(), seat, ExpertBot(seed, budget))
+        choices = whole_turn(start.copy(), seat, ExpertBot(seed, budget))
     theirs = tuple(c.move for c in choices)
     yours, expert = judge(view, [mine, theirs], samples=samples, seed=seed)
     return ExpertTurn(span, mine, theirs, tuple(c.why for c in choices), yours, expert)

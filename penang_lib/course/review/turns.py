@@ -23,11 +23,11 @@ __all__ = [
     "TurnReview",
     "TurnSpan",
     "actions_in",
-    "careful_turn",
     "deal_and_seat",
     "learner_turns",
     "position_at",
     "review_turn",
+    "whole_turn",
 ]
 
 
@@ -143,7 +143,7 @@ def _table_key(deal: Deal) -> list[str]:
     return sorted(str(meld) for meld in deal.table)
 
 
-def careful_turn(position: Deal, seat: int, bot: Bot) -> list[Choice]:
+def whole_turn(position: Deal, seat: int, bot: Bot) -> list[Choice]:
     """Let `bot` play the whole turn of `seat` on `position` (a copy: it is changed)."""
     turn = position.turn_number
     played: list[Choice] = []
@@ -172,7 +172,7 @@ def review_turn(deal: Deal, seat: int, span: TurnSpan, before: Deal | None = Non
         ):
             unhinted += 1
         after.push(move)
-    choices = careful_turn(start, seat, CarefulBot())
+    choices = whole_turn(start, seat, CarefulBot())
     yours = Play.after(after, seat, mine, [""] * len(mine))
     careful = Play.after(start, seat, [c.move for c in choices], [c.why for c in choices])
     same = after.hands[seat] == start.hands[seat] and _table_key(after) == _table_key(start)
