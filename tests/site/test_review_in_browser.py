@@ -81,10 +81,12 @@ def test_a_deal_followed_by_the_hints_to_its_end_is_reviewed(
     panel = page.locator(PANEL).first
     panel.wait_for(state="visible", timeout=30_000)
     text = panel.inner_text()
-    # Hints are the careful bot's moves: every turn of the learner is the bot's own.
+    # The expert's hinted passport is the careful bot's too; the hints win the deal (lesson 8's
+    # promise), the learner dying last with the lowest count.
     assert "Your turn 1" in text and "You played what the careful bot would have played" in text
+    assert "Won by North" in page.inner_text(".penang-play .penang-status")
     summary = page.inner_text(".penang-review .penang-review-summary")
-    assert "You went out" in summary
+    assert "You died in your turn" in summary
     # Issue 29, item 2: a deal played by the hints is never faulted for playing more.
     assert "You never played more than you had to" in summary
     link = page.locator(".penang-review .penang-review-link a").first
