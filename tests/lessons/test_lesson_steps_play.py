@@ -413,6 +413,9 @@ def test_lesson_8_play_as_the_text_says_and_win() -> None:
     says(md, "follow the hints all the way like this and you will win this deal")
     follow_the_hints(table)
     assert deal.is_over and table.seat in deal.winners
+    # The expert's hints win it dead, with the lowest count (the careful bot's went out).
+    assert deal.status[table.seat] is Status.DEAD
+    assert deal.scores[table.seat] == min(deal.scores)
 
 
 def test_lesson_8_promises_no_win_after_another_passport() -> None:
