@@ -9,7 +9,9 @@ and why. A try the rules refuse says the rule it breaks; a legal move that is no
 why it is not the one. A plain joker that could stand for more than one card is refused by the
 engine with its readings, and the learner picks one, as at the play table: the board composes
 the play table's `MoveControls` (the hand, the move buttons, the joker's readings, the message),
-whose moves it has the engine judge instead of playing them.
+whose moves it has the engine judge instead of playing them. A strategy puzzle is answered with
+the same controls; its feedback is the expert bot's numbers that the puzzle keeps (the count a
+start ends the deal with on average and how often it wins), so no deal is played on the page.
 
 A wrong try never gives the answer away: it says which rule the move breaks, or what it misses
 (`judge`). After a wrong try, Show answer says the answer in a sentence (`answer_sentence`) and

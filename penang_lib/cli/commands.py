@@ -326,6 +326,10 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     seconds = time.perf_counter() - start
     report = {**result.as_dict(), "seconds": round(seconds, 3)}
+    if "expert" in args.bots:
+        from penang_lib.engine.expert import DEFAULT_BUDGET
+
+        report["budget"] = DEFAULT_BUDGET if args.budget is None else args.budget
     if args.json:
         print(json.dumps(report, indent=2))
         return EXIT_OK
@@ -364,6 +368,12 @@ def _puzzle_count(text: str) -> int:
     return _at_least(1, MAX_COUNT)(text)
 
 
+def _strategy_count(text: str) -> int:
+    from penang_lib.course.mining import MAX_COUNT
+
+    return _at_least(0, MAX_COUNT)(text)
+
+
 def _puzzles(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -376,9 +386,13 @@ def _puzzles(args: argparse.Namespace) -> int:
         raise _UsageError(f"cannot write {cut(args.out)}: there is no folder {cut(str(folder))}")
     bots = bot_names(args.bots, args.players) if args.bots else None
     start = time.perf_counter()
-    found = mine(args.mine, args.seed, args.players, bots, progress=args.progress)
+    found = mine(
+        args.mine, args.seed, args.players, bots, progress=args.progress, strategy=args.strategy
+    )
     seconds = time.perf_counter() - start
     command = f"penang-rummy puzzles --mine {args.mine} --seed {args.seed}"
+    if args.strategy:
+        command += f" --strategy {args.strategy}"
     if args.players != 4:
         command += f" --players {args.players}"
     if args.bots:
@@ -394,9 +408,10 @@ def _puzzles(args: argparse.Namespace) -> int:
         for rule in puzzle.rules:
             rules[rule] = rules.get(rule, 0) + 1
     print("  by rule: " + ", ".join(f"{rule} {n}" for rule, n in rules.items()))
-    if len(found) < args.mine:
+    asked = args.mine + args.strategy
+    if len(found) < asked:
         print(
-            f"penang-rummy: only {len(found)} of the {args.mine} puzzles asked for were found; "
+            f"penang-rummy: only {len(found)} of the {asked} puzzles asked for were found; "
             "try another --seed",
             file=sys.stderr,
         )
@@ -563,14 +578,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.set_defaults(run=_tournament)
 
-    from penang_lib.course.puzzles.model import PUZZLE_KINDS
+    from penang_lib.course.puzzles.model import EXACT_KINDS, PUZZLE_KINDS
 
     puzzles = sub.add_parser(
         "puzzles",
         help="mine puzzles from bot deals, each proved by the engine, and write them as JSON",
         description="Let bots play seeded deals and keep the positions with exactly one right "
-        f"answer ({', '.join(PUZZLE_KINDS)}), each proved by searching every legal move. Prints "
-        "how many puzzles there are of each kind and rule.",
+        f"answer ({', '.join(EXACT_KINDS)}), each proved by searching every legal move; with "
+        "--strategy, also positions where the expert bot finds one start of the turn clearly "
+        f"best ({PUZZLE_KINDS[-1]}), proved by weighing each start on deals drawn from a seed "
+        "fixed by the position. Prints how many puzzles there are of each kind and rule.",
     )
     puzzles.add_argument(
         "--mine", type=_puzzle_count, required=True, metavar="N", help="how many (1 to 1,000)"
@@ -580,6 +597,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seed,
         default=0,
         help="seed of the run (default 0): deal i gets seed x 1,000,003 + i",
+    )
+    puzzles.add_argument(
+        "--strategy",
+        type=_strategy_count,
+        default=0,
+        metavar="N",
+        help="how many strategy puzzles to add, weighed by the expert bot (default 0; about a "
+        "second for each position weighed)",
     )
     puzzles.add_argument("--out", required=True, metavar="FILE", help="the JSON file to write")
     puzzles.add_argument("--players", type=_players, default=4, help="2 to 5 (default 4)")

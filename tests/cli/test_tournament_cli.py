@@ -33,6 +33,7 @@ def test_the_json_is_the_tournaments_own_results(capsys: Capture) -> None:
     expected = tournament("careful,greedy,random", deals=4, seed=9).as_dict()
     assert report["lineup"] == ["careful", "greedy", "random"]
     assert report["games"] == 12 and report["seconds"] >= 0
+    assert "budget" not in report  # no expert at this table
     for got, want in zip(report["bots"], expected["bots"], strict=True):
         timeless = {k: v for k, v in want.items() if k != "seconds_per_move"}
         assert {k: got[k] for k in timeless} == timeless
@@ -46,6 +47,7 @@ def test_budget_and_jobs_reach_the_tournament(capsys: Capture) -> None:
     assert status == 0
     report = json.loads(out)
     expected = tournament("expert,random", deals=2, seed=4, budget=0.01).as_dict()
+    assert report["budget"] == 0.01  # what plays it again (lesson 10's data keeps the command)
     for got, want in zip(report["bots"], expected["bots"], strict=True):
         assert (got["wins"], got["mean_count"]) == (want["wins"], want["mean_count"])
 

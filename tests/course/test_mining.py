@@ -6,6 +6,7 @@ import pytest
 
 from penang_lib.course.mining import FIRST_TURN, LATER_TURN, MIXES, coverage, mine
 from penang_lib.course.puzzles import (
+    EXACT_KINDS,
     MAX_GAME_HAND,
     PUZZLE_KINDS,
     Puzzle,
@@ -26,8 +27,10 @@ def mined() -> list[Puzzle]:
 
 def test_a_small_run_covers_every_kind_and_proves_each(mined: list[Puzzle]) -> None:
     assert len(mined) == 12
-    # Two of each kind are asked for; a kind that comes short is filled in by the others.
-    assert all(n >= 1 for n in coverage(mined).values()), coverage(mined)
+    # Two of each exact kind are asked for; a kind that comes short is filled in by the others.
+    # No strategy puzzle is mined unless asked for by number.
+    kinds = coverage(mined)
+    assert all(kinds[k] >= 1 for k in EXACT_KINDS) and kinds["strategy"] == 0, kinds
     assert sum(coverage(mined).values()) == 12
     assert len({p.id for p in mined}) == len(mined)
     assert mined == sorted(mined, key=lambda p: (p.difficulty, p.id))
@@ -60,7 +63,8 @@ def test_a_rare_kind_may_come_short_within_the_deals_allowed() -> None:
 
 def test_the_positions_come_from_varied_bots() -> None:
     assert {name for mix in MIXES for name in mix} == {"careful", "greedy", "random"}
-    assert set(FIRST_TURN) | set(LATER_TURN) == set(PUZZLE_KINDS)
+    assert set(FIRST_TURN) | set(LATER_TURN) == set(EXACT_KINDS)
+    assert list(coverage([])) == list(PUZZLE_KINDS)
 
 
 @pytest.mark.parametrize(
@@ -71,6 +75,9 @@ def test_the_positions_come_from_varied_bots() -> None:
         ({"count": 5, "seed": 2**62}, ValueError),
         ({"count": 5, "seed": 1, "kinds": ("bluff",)}, ValueError),
         ({"count": 5, "seed": 1, "kinds": "dead"}, ArgumentTypeError),
+        ({"count": 5, "seed": 1, "kinds": ("strategy",)}, ValueError),
+        ({"count": 5, "seed": 1, "strategy": -1}, ValueError),
+        ({"count": 5, "seed": 1, "strategy": "2"}, ArgumentTypeError),
         ({"count": 5, "seed": 1, "progress": "yes"}, ArgumentTypeError),
     ],
 )

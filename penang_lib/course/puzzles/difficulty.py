@@ -4,19 +4,31 @@ A puzzle's difficulty grows with its tempting wrong moves (legal first moves tha
 and two cards of a run that are no meld, cards of a table run's suit that do not fit it, a
 natural offered for a table joker it is not) and with the share of legal moves that fail. The
 solvers count them (`near_melds`, `table_misses`) and also quote them in their sentences.
+
+A `strategy` puzzle is rated by how far its best start leads the next best (a small lead is
+harder to see) and by how many starts were weighed (`strategy_rating`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
+from penang_lib.course.puzzles.model import Weighed
 from penang_lib.engine.cards import Card, cards_symbols
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.melds import Kind
 from penang_lib.engine.moves import LayOff, Swap
 from penang_lib.i18n import _
 
-__all__ = ["near_melds", "rating", "table_misses"]
+__all__ = ["LEAD_STEPS", "MANY_STARTS", "near_melds", "rating", "strategy_rating", "table_misses"]
+
+LEAD_STEPS: Final = (40, 20, 10)
+"""A `strategy` puzzle is one step harder for each of these leads (in points of the expert's
+score) that its best start stays under: a lead of 40 points or more is plain to see, one under
+10 points (the least a puzzle has is `weighing.STRATEGY_MARGIN`) is close."""
+MANY_STARTS: Final = 5
+"""...and one step harder when at least this many starts were weighed."""
 
 
 def rating(tempting: int, legal: int, answers: int) -> int:
@@ -26,6 +38,16 @@ def rating(tempting: int, legal: int, answers: int) -> int:
     failing = legal - answers
     if legal >= 5 and failing * 5 >= legal * 4:
         steps += 1
+    return min(5, 1 + steps)
+
+
+def strategy_rating(weighed: Sequence[Weighed]) -> int:
+    """1 to 5 for a `strategy` puzzle whose starts were `weighed` (the best first, at least two):
+    1, plus one step for each of `LEAD_STEPS` that the best start's lead over the next best
+    stays under, plus one when `MANY_STARTS` or more starts were weighed."""
+    best, rest = weighed[0], weighed[1:]
+    lead = best.score - max(w.score for w in rest)
+    steps = sum(lead < step for step in LEAD_STEPS) + (len(weighed) >= MANY_STARTS)
     return min(5, 1 + steps)
 
 

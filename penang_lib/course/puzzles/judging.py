@@ -4,6 +4,10 @@
 written without its note is judged by what it does); an illegal move gets the engine's refusal,
 a legal wrong one says what it misses, and no wrong move's sentence names a right one.
 `answer_sentence` is the answer shown on request.
+
+A `strategy` puzzle is judged from the numbers it keeps (`Puzzle.weighed`), never by playing a
+deal: a start the expert weighed gets its own numbers beside the best start's (which is not
+named), a legal move it did not weigh is told so, with the best start's numbers.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from typing import Final
 from penang_lib.course.puzzles.model import (
     KIND_RULES,
     Puzzle,
+    Weighed,
     kept,
     require_puzzle,
     shape,
     shared_position,
+    table_effect,
 )
 from penang_lib.course.puzzles.search import SearchTooLarge, TurnSearch
 from penang_lib.course.puzzles.solvers import Solution, solve
+from penang_lib.course.puzzles.weighing import proof_sentence, shown_numbers
 from penang_lib.engine.cards import cards_symbols
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.events import Event
@@ -46,11 +53,7 @@ def _effect(deal: Deal, move: Move) -> tuple[tuple[object, ...], tuple[Event, ..
     """Play `move` on `deal` (a copy the caller gives up) and say what it did: its type and
     the table meld it made or changed, with the move's events."""
     events = deal.push(move)
-    if isinstance(move, MeldMove):
-        return ("meld", deal.table[-1]), events
-    if isinstance(move, LayOff | Swap):
-        return (move.type, move.target, deal.table[move.target]), events
-    return (move.type,), events
+    return table_effect(deal, move), events
 
 
 def _answer_effects(puzzle: Puzzle) -> frozenset[tuple[object, ...]]:
@@ -77,9 +80,58 @@ _WRONG: Final[dict[str, str]] = {
     "deadwood": N_(
         "That is allowed, but another start leaves fewer points in hand when the turn ends."
     ),
+    "strategy": N_("That is allowed, but another start ends the deal better on average."),
 }
 """What a legal move that is not an answer misses, in the kind's words (marked: shown through
 `_()`)."""
+
+
+STRATEGY_WORSE: Final = N_(
+    "That is allowed, but it is not the best start. In the same {samples} drawn deals it ends "
+    "with {count} points in hand on average and wins {wins}% of the deals; the best start ends "
+    "with {best_count} points and wins {best_wins}%."
+)
+"""A `strategy` puzzle's verdict on a start the expert weighed that is not the best (marked:
+shown through `_()`). The best start's numbers are given, never its move."""
+
+STRATEGY_UNWEIGHED: Final = N_(
+    "That is allowed, but it is not the best start, and it was not among the {starts} starts "
+    "the expert weighed. Over {samples} drawn deals the best of them ends with {best_count} "
+    "points in hand on average and wins {best_wins}% of the deals."
+)
+"""A `strategy` puzzle's verdict on a legal move the expert did not weigh (marked: shown
+through `_()`): the page plays no deal, so all it can say is the best start's numbers."""
+
+
+def _weighed_effects(puzzle: Puzzle) -> dict[tuple[object, ...], Weighed]:
+    """Each start a `strategy` puzzle weighed, by what it does (worked out once per puzzle)."""
+
+    def work() -> dict[tuple[object, ...], Weighed]:
+        deal = shared_position(puzzle)
+        return {_effect(deal.copy(), w.move)[0]: w for w in puzzle.weighed}
+
+    return kept(puzzle, "weighed_effects", work)
+
+
+def _strategy_wrong(puzzle: Puzzle, effect: tuple[object, ...]) -> str:
+    """The verdict on a legal start that is not the best one: its numbers, if it was weighed,
+    beside the best start's."""
+    best = puzzle.weighed[0]
+    mine = shown_numbers(best)
+    weighed = _weighed_effects(puzzle).get(effect)
+    if weighed is None:
+        return _(STRATEGY_UNWEIGHED).format(
+            starts=len(puzzle.weighed),
+            samples=best.samples,
+            best_count=mine["count"],
+            best_wins=mine["wins"],
+        )
+    return _(STRATEGY_WORSE).format(
+        samples=weighed.samples,
+        **shown_numbers(weighed),
+        best_count=mine["count"],
+        best_wins=mine["wins"],
+    )
 
 
 def _why(puzzle: Puzzle) -> str:
@@ -102,6 +154,8 @@ def _work_out_why(puzzle: Puzzle) -> str:
             "Started this way, the turn can end with {points} points in hand, the fewest "
             "possible; any other start keeps more."
         ).format(points=_least_after(puzzle))
+    if puzzle.kind == "strategy":
+        return proof_sentence(shared_position(puzzle), puzzle.weighed)
     found = solve(shared_position(puzzle), puzzle.kind)
     return found.why if isinstance(found, Solution) else ""
 
@@ -188,6 +242,8 @@ def judge(puzzle: Puzzle, move: Move) -> Judgement:
                     "That is allowed, but after it the turn ends with {points} points in hand at "
                     "the fewest, and the best start leaves {best}."
                 ).format(points=points, best=best)
+        elif puzzle.kind == "strategy" and puzzle.weighed:
+            sentence = _strategy_wrong(puzzle, effect)
         return Judgement(False, True, rule, sentence)
     said = " ".join(
         explain(event, base.names)
@@ -260,4 +316,6 @@ def answer_sentence(puzzle: Puzzle) -> str:
         return _("{answer}. The turn can then end with {points} points in hand.").format(
             answer=words, points=_least_after(puzzle)
         )
+    if puzzle.kind == "strategy":
+        return _("{answer}. {why}").format(answer=words, why=_why(puzzle))
     return _("{answer}.").format(answer=words)

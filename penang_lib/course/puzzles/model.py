@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from penang_lib.engine.deal import Deal
+from penang_lib.engine.expert import WIN_POINTS
 from penang_lib.engine.moves import LayOff, MeldMove, Move, Swap
 from penang_lib.engine.record import RecordError, from_record
 from penang_lib.engine.validate import ArgumentTypeError, shown
 from penang_lib.i18n import N_, _, ngettext
 
 __all__ = [
+    "EXACT_KINDS",
     "ID_SHAPE",
     "KIND_QUESTIONS",
     "KIND_RULES",
@@ -26,12 +28,15 @@ __all__ = [
     "READER_FIELDS",
     "Puzzle",
     "PuzzleError",
+    "Weighed",
+    "effect",
     "kept",
     "replay",
     "require_id",
     "require_puzzle",
     "shape",
     "shared_position",
+    "table_effect",
 ]
 
 T = TypeVar("T")
@@ -44,8 +49,13 @@ PUZZLE_KINDS: Final[tuple[str, ...]] = (
     "dead",
     "game",
     "deadwood",
+    "strategy",
 )
-"""The kinds of puzzle, in the order the rules are taught."""
+"""The kinds of puzzle, in the order the rules are taught. The first seven are exact (their
+proofs search every legal move, `EXACT_KINDS`); the last, `strategy`, is proved by the expert
+bot weighing each start of the turn on deals drawn to agree with the learner's view."""
+EXACT_KINDS: Final[tuple[str, ...]] = PUZZLE_KINDS[:-1]
+"""The kinds whose proofs search every legal move (all but `strategy`)."""
 
 KIND_QUESTIONS: Final[dict[str, str]] = {
     "passport": N_("Your first turn: which is the only meld you can make as your passport?"),
@@ -57,6 +67,10 @@ KIND_QUESTIONS: Final[dict[str, str]] = {
     "deadwood": N_(
         "You cannot go out this turn. Which move starts the turn that leaves you the fewest "
         "points in hand?"
+    ),
+    "strategy": N_(
+        "Several moves can start your turn, and none is forced. Which start should end the deal "
+        "best for you, with a win or the fewest points in hand?"
     ),
 }
 """The question each kind asks the learner (one sentence). Marked for the catalog: a puzzle
@@ -70,6 +84,7 @@ KIND_RULES: Final[dict[str, str]] = {
     "dead": "dead",
     "game": "game",
     "deadwood": "scoring",
+    "strategy": "scoring",
 }
 """The rule id a kind is about (the rule of a verdict on a legal move)."""
 ID_SHAPE: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
@@ -82,6 +97,27 @@ replayed only up to a puzzle's position)."""
 
 class PuzzleError(ValueError):
     """Puzzle data that cannot be used, or a puzzle that is not in a set (one sentence)."""
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """One start of the turn as the expert weighed it for a `strategy` puzzle: the `move`, the
+    count it ended the deal with on average (`count`), its share of the wins (`wins`, 0 to 1;
+    a tie shares a win), over how many drawn deals (`samples`), and the standard error of the
+    gap between the best start's score and its own on those same deals (`error`; 0 for the best
+    start itself). Numbers are kept rounded as the puzzle set stores them."""
+
+    move: Move
+    count: float
+    wins: float
+    samples: int
+    error: float
+
+    @property
+    def score(self) -> float:
+        """The expert's measure of a start: `WIN_POINTS` x its win share less its count (higher
+        is better)."""
+        return WIN_POINTS * self.wins - self.count
 
 
 @dataclass(frozen=True)
@@ -100,6 +136,10 @@ class Puzzle:
     rules: tuple[str, ...]
     difficulty: int
     legal: int
+    weighed: tuple[Weighed, ...] = ()
+    """For a `strategy` puzzle, every start the expert weighed, the best first, the others by
+    score: what its feedback quotes, so that a page never plays a deal to judge a move. Empty for
+    the exact kinds."""
 
     def __hash__(self) -> int:
         return hash((self.id, self.kind, self.ply, self.seat, self.answers))
@@ -152,6 +192,24 @@ def replay(record: dict[str, Any], ply: int) -> Deal:
         raise PuzzleError(
             _("the puzzle's record cannot be replayed: {error}").format(error=error)
         ) from None
+
+
+def table_effect(after: Deal, move: Move) -> tuple[object, ...]:
+    """What `move` did, read from `after` (the deal just after it was pushed): its type and the
+    table meld it made or changed. Two moves with the same effect are the same move written two
+    ways (a joker with or without its note, the cards of a meld in another order)."""
+    if isinstance(move, MeldMove):
+        return ("meld", after.table[-1])
+    if isinstance(move, LayOff | Swap):
+        return (move.type, move.target, after.table[move.target])
+    return (move.type,)
+
+
+def effect(deal: Deal, move: Move) -> tuple[object, ...]:
+    """What legal `move` would do at `deal`'s position (played on a copy: `table_effect`)."""
+    after = deal.copy()
+    after.push(move)
+    return table_effect(after, move)
 
 
 def shape(move: Move) -> tuple[object, ...]:

@@ -15,6 +15,7 @@ from penang_lib.course.puzzles.model import (
     require_id,
 )
 from penang_lib.course.puzzles.solvers import Solution, solve
+from penang_lib.course.puzzles.weighing import STRATEGY_SAMPLES, shown_numbers
 from penang_lib.engine.cards import cards_text
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.record import to_record
@@ -60,12 +61,15 @@ def puzzle_at(
         rules=found.rules,
         difficulty=found.difficulty,
         legal=found.legal,
+        weighed=found.weighed,
     )
 
 
 def prove(puzzle: Puzzle) -> str | None:
     """None when the engine still proves the puzzle (its answers are exactly the right moves,
-    unique in the sense its kind states); otherwise one sentence saying what broke."""
+    unique in the sense its kind states); otherwise one sentence saying what broke. A
+    `strategy` puzzle is weighed again on as many drawn deals as it says, and its numbers must
+    come out the same."""
     if not isinstance(puzzle, Puzzle):
         raise ArgumentTypeError(f"prove takes a Puzzle, not {shown(puzzle)}")
     try:
@@ -76,7 +80,8 @@ def prove(puzzle: Puzzle) -> str | None:
         return _("At the puzzle's position seat {seat} is to move, not seat {expected}.").format(
             seat=deal.turn, expected=puzzle.seat
         )
-    found = solve(deal, puzzle.kind)
+    samples = puzzle.weighed[0].samples if puzzle.weighed else STRATEGY_SAMPLES
+    found = solve(deal, puzzle.kind, samples=samples)
     if isinstance(found, str):
         return found
     if set(found.answers) != set(puzzle.answers):
@@ -88,4 +93,12 @@ def prove(puzzle: Puzzle) -> str | None:
             "The position has {count} legal moves, not {expected}.",
             found.legal,
         ).format(count=found.legal, expected=puzzle.legal)
+    if found.weighed != puzzle.weighed:
+        if not found.weighed:
+            return _("Only a strategy puzzle holds the starts the expert weighed.")
+        best = found.weighed[0]
+        return _(
+            "The expert's weighing has changed: {best} now ends with {count} points on average "
+            "and wins {wins}% of the drawn deals."
+        ).format(best=best.move.label(), **shown_numbers(best))
     return None

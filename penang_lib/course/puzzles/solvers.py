@@ -1,10 +1,11 @@
-"""The proof: one solver for each of the seven kinds, and `solve`, which picks the kind's.
+"""The proof: one solver for each of the eight kinds, and `solve`, which picks the kind's.
 
-Every position is one at the start of a turn (no action made yet). `solve(deal, kind)` searches
-every legal move (for `game` and `deadwood`, every order of this turn's moves, with the turn
-search of `search`) and returns a `Solution` holding the answers, or a sentence saying why the
-position is no puzzle of that kind. The first-turn kinds (`passport`, `dead.passport`) ask for
-a player with no passport yet; `game` takes either; the others ask for the passport made.
+Every position is one at the start of a turn (no action made yet). For the seven exact kinds
+`solve(deal, kind)` searches every legal move (for `game` and `deadwood`, every order of this
+turn's moves, with the turn search of `search`); for `strategy` the expert bot weighs the starts
+of the turn (`weighing`). It returns a `Solution` holding the answers, or a sentence saying why
+the position is no puzzle of that kind. The first-turn kinds (`passport`, `dead.passport`) ask
+for a player with no passport yet; `game` takes either; the others ask for the passport made.
 """
 
 from __future__ import annotations
@@ -12,9 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from penang_lib.course.puzzles.difficulty import near_melds, rating, table_misses
-from penang_lib.course.puzzles.model import PUZZLE_KINDS, PuzzleError, shape
+from penang_lib.course.puzzles.difficulty import (
+    near_melds,
+    rating,
+    strategy_rating,
+    table_misses,
+)
+from penang_lib.course.puzzles.model import PUZZLE_KINDS, PuzzleError, Weighed, effect, shape
 from penang_lib.course.puzzles.search import SEARCH_BUDGET, SearchTooLarge, TurnSearch, stuck_card
+from penang_lib.course.puzzles.weighing import STRATEGY_SAMPLES, proof_sentence, weigh_starts
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.melds import Kind, Meld
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap
@@ -39,7 +46,8 @@ once)."""
 class Solution:
     """What the proof found at a position: the right moves, the rule ids involved, how many
     legal moves there are, how many tempting wrong moves (legal moves that fail, and near
-    misses such as a pair that is not a meld), and a sentence saying why the answer is right."""
+    misses such as a pair that is not a meld), a sentence saying why the answer is right, and
+    for `strategy` the starts the expert weighed, the best first."""
 
     kind: str
     answers: tuple[Move, ...]
@@ -47,11 +55,16 @@ class Solution:
     legal: int
     tempting: int
     why: str
+    weighed: tuple[Weighed, ...] = ()
 
     @property
     def difficulty(self) -> int:
-        """1 to 5: one step for each of 2, 5, 10 and 20 tempting wrong moves reached, and one
-        more when at least four legal moves in five fail (at most 5; `difficulty.rating`)."""
+        """1 to 5. For the exact kinds: one step for each of 2, 5, 10 and 20 tempting wrong moves
+        reached, and one more when at least four legal moves in five fail (at most 5;
+        `difficulty.rating`). For `strategy`: from the best start's lead and the number of
+        starts weighed (`difficulty.strategy_rating`)."""
+        if self.weighed:
+            return strategy_rating(self.weighed)
         return rating(self.tempting, self.legal, len(self.answers))
 
 
@@ -285,6 +298,31 @@ def _solve_deadwood(deal: Deal, budget: int = SEARCH_BUDGET) -> Solution | str:
     return Solution("deadwood", tuple(right), rules, len(moves), len(moves) - len(right), why)
 
 
+def _solve_strategy(deal: Deal, samples: int = STRATEGY_SAMPLES) -> Solution | str:
+    size = deal.hand_size(deal.turn)
+    if size <= MAX_GAME_HAND and stuck_card(deal.hand(), deal.table) is None:
+        try:
+            if TurnSearch().empties(deal.copy()):
+                return _(
+                    "The hand can be emptied this turn: that is a game puzzle, not a strategy one."
+                )
+        except SearchTooLarge:
+            pass  # too many orders to settle here; the weighing still compares the starts
+    weighed = weigh_starts(deal, samples)
+    if isinstance(weighed, str):
+        return weighed
+    best = weighed[0].move
+    done = effect(deal, best)
+    # The best start, and every other way of writing the same move (it does the same).
+    right = tuple(
+        m for m in deal.legal_moves if shape(m) == shape(best) and effect(deal, m) == done
+    )
+    rules = ("scoring", "turn", _MOVE_RULES[best.type])
+    why = proof_sentence(deal, weighed)
+    legal = len(deal.legal_moves)
+    return Solution("strategy", right, rules, legal, len(weighed) - 1, why, weighed)
+
+
 _SOLVERS: Final = {
     "passport": (_solve_passport, False),
     "dead.passport": (_solve_dead_passport, False),
@@ -293,6 +331,7 @@ _SOLVERS: Final = {
     "dead": (_solve_dead, True),
     "game": (_solve_game, None),
     "deadwood": (_solve_deadwood, True),
+    "strategy": (_solve_strategy, True),
 }
 """Each kind's proof, and whether it needs the passport made (None: either)."""
 
@@ -311,11 +350,14 @@ def _require_kind(kind: object) -> str:
     return kind
 
 
-def solve(deal: Deal, kind: str, budget: int = SEARCH_BUDGET) -> Solution | str:
+def solve(
+    deal: Deal, kind: str, budget: int = SEARCH_BUDGET, samples: int = STRATEGY_SAMPLES
+) -> Solution | str:
     """The proof at `deal`'s position (the player to move is the learner): the `Solution` when
     the position is a puzzle of `kind`, else one sentence saying why it is not. The deal is left
     as it was. `budget` bounds the `game` search (positions visited); a smaller one gives up
-    sooner, and whatever it proves a larger one proves too (the search goes the same way)."""
+    sooner, and whatever it proves a larger one proves too (the search goes the same way).
+    `samples` is the number of deals drawn to weigh the starts of a `strategy` puzzle."""
     if not isinstance(deal, Deal):
         raise ArgumentTypeError(f"solve takes a Deal, not {shown(deal)}")
     solver, passport = _SOLVERS[_require_kind(kind)]
@@ -324,4 +366,6 @@ def solve(deal: Deal, kind: str, budget: int = SEARCH_BUDGET) -> Solution | str:
         return problem
     if solver is _solve_game or solver is _solve_deadwood:
         return solver(deal.copy(), budget)
+    if solver is _solve_strategy:
+        return _solve_strategy(deal.copy(), samples)
     return solver(deal.copy())

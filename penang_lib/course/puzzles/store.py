@@ -4,12 +4,18 @@
 `puzzles_from_json` reads it back and checks each puzzle (its answers must be legal at its
 position), raising `PuzzleError` with one sentence on bad input. `shipped_puzzles` is the set
 in notebooks/lessons/data/puzzles.json, made by `penang-rummy puzzles` (see `mining`).
+
+A `strategy` puzzle has one field more, `weighed` (`WEIGHED_FIELDS`): every start the expert
+weighed, the best first, with its numbers, so that a page judges a move without playing a deal.
+The exact kinds have no such field, so their lines read as they always did.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any, Final
@@ -18,10 +24,16 @@ from penang_lib.course.puzzles.model import (
     PUZZLE_KINDS,
     Puzzle,
     PuzzleError,
+    Weighed,
+    effect,
+    kept,
     require_id,
     require_puzzle,
     shared_position,
 )
+from penang_lib.course.puzzles.weighing import MIN_STARTS
+from penang_lib.engine.deal import Deal
+from penang_lib.engine.expert import MAX_SAMPLES
 from penang_lib.engine.moves import move_from_dict, move_to_dict
 from penang_lib.engine.rules import RULE_BOOK
 from penang_lib.engine.validate import ArgumentTypeError, cut, shown
@@ -31,6 +43,7 @@ __all__ = [
     "FORMAT",
     "PUZZLE_FIELDS",
     "VERSION",
+    "WEIGHED_FIELDS",
     "find_puzzle",
     "puzzles_from_json",
     "puzzles_to_json",
@@ -51,10 +64,24 @@ PUZZLE_FIELDS: Final = (
     "legal",
     "record",
 )
+STRATEGY_FIELD: Final = "weighed"
+"""The field only a `strategy` puzzle has (and must have): the starts the expert weighed."""
+WEIGHED_FIELDS: Final = ("move", "count", "wins", "samples", "error")
+"""The fields of one start weighed (`Weighed`)."""
+
+
+def _weighed_dict(weighed: Weighed) -> dict[str, Any]:
+    return {
+        "move": move_to_dict(weighed.move),
+        "count": weighed.count,
+        "wins": weighed.wins,
+        "samples": weighed.samples,
+        "error": weighed.error,
+    }
 
 
 def _puzzle_dict(puzzle: Puzzle) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "id": puzzle.id,
         "kind": puzzle.kind,
         "ply": puzzle.ply,
@@ -64,8 +91,11 @@ def _puzzle_dict(puzzle: Puzzle) -> dict[str, Any]:
         "rules": list(puzzle.rules),
         "difficulty": puzzle.difficulty,
         "legal": puzzle.legal,
-        "record": puzzle.record,
     }
+    if puzzle.weighed:
+        data[STRATEGY_FIELD] = [_weighed_dict(w) for w in puzzle.weighed]
+    data["record"] = puzzle.record
+    return data
 
 
 def puzzles_to_json(puzzles: Sequence[Puzzle], note: str = "") -> str:
@@ -95,6 +125,72 @@ def _whole(entry: dict[str, Any], key: str, low: int, high: int | None = None) -
     return number
 
 
+def _number(entry: dict[str, Any], key: str, high: float = math.inf) -> float:
+    """`entry[key]`: a finite number from 0 to `high`, or a `PuzzleError`."""
+    value = entry[key]
+    if value.__class__ not in (int, float) or not (math.isfinite(value) and 0 <= value <= high):
+        raise PuzzleError(
+            _("{key} of a start weighed should be a number of 0 or more, not {value}").format(
+                key=repr(key), value=shown(value)
+            )
+            if high == math.inf
+            else _(
+                "{key} of a start weighed should be a number from 0 to {high}, not {value}"
+            ).format(key=repr(key), high=high, value=shown(value))
+        )
+    return float(value)
+
+
+def _read_weighed(entry: object) -> Weighed:
+    if not isinstance(entry, dict) or set(entry) != set(WEIGHED_FIELDS):
+        raise PuzzleError(
+            _("a start weighed is an object with {fields}").format(fields=", ".join(WEIGHED_FIELDS))
+        )
+    try:
+        move = move_from_dict(entry["move"])
+    except (TypeError, ValueError) as error:
+        raise PuzzleError(
+            _("a start weighed cannot be read: {error}").format(error=error)
+        ) from None
+    return Weighed(
+        move=move,
+        count=_number(entry, "count"),
+        wins=_number(entry, "wins", 1),
+        samples=_whole(entry, "samples", 2, MAX_SAMPLES),
+        error=_number(entry, "error"),
+    )
+
+
+def _read_starts(entry: dict[str, Any], kind: str, deal: Deal) -> tuple[Weighed, ...]:
+    """A `strategy` puzzle's starts weighed, checked (each legal at the position, on one number
+    of drawn deals, the best first); none for the exact kinds."""
+    if kind != "strategy":
+        if STRATEGY_FIELD in entry:
+            raise PuzzleError(_("only a strategy puzzle holds the starts the expert weighed"))
+        return ()
+    found = entry.get(STRATEGY_FIELD)
+    if not isinstance(found, list) or len(found) < MIN_STARTS:
+        raise PuzzleError(
+            _("a strategy puzzle lists the {least} or more starts the expert weighed").format(
+                least=MIN_STARTS
+            )
+        )
+    weighed = tuple(_read_weighed(w) for w in found)
+    for start in weighed:
+        refusal = deal.explain_illegal(start.move)
+        if refusal is not None:
+            raise PuzzleError(
+                _("the start {start} is illegal there: {reason}").format(
+                    start=repr(start.move.label()), reason=refusal.reason
+                )
+            )
+    if len({w.samples for w in weighed}) > 1:
+        raise PuzzleError(_("every start weighed should be played on the same drawn deals"))
+    if any(w.score > weighed[0].score for w in weighed):
+        raise PuzzleError(_("the first start weighed should be the best one"))
+    return weighed
+
+
 def _read_puzzle(entry: object) -> Puzzle:
     if not isinstance(entry, dict):
         raise PuzzleError(
@@ -103,7 +199,7 @@ def _read_puzzle(entry: object) -> Puzzle:
     missing = [key for key in PUZZLE_FIELDS if key not in entry]
     if missing:
         raise PuzzleError(_("a puzzle needs {field}").format(field=repr(missing[0])))
-    unknown = [key for key in entry if key not in PUZZLE_FIELDS]
+    unknown = [key for key in entry if key not in (*PUZZLE_FIELDS, STRATEGY_FIELD)]
     if unknown:
         raise PuzzleError(_("a puzzle has no field {field}").format(field=shown(unknown[0])))
     puzzle_id = require_id(entry["id"])
@@ -156,7 +252,14 @@ def _read_puzzle(entry: object) -> Puzzle:
                     answer=repr(move.label()), reason=refusal.reason
                 )
             )
-    return puzzle
+    weighed = _read_starts(entry, kind, deal)
+    if weighed and effect(deal, weighed[0].move) != effect(deal, moves[0]):
+        raise PuzzleError(_("the answer of a strategy puzzle should be its best start weighed"))
+    if not weighed:
+        return puzzle
+    strategy = replace(puzzle, weighed=weighed)
+    kept(strategy, "position", lambda: deal)  # the same record and ply: the same position
+    return strategy
 
 
 def puzzles_from_json(text: str) -> list[Puzzle]:
