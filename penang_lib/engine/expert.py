@@ -87,13 +87,15 @@ WIN_POINTS: Final = 60
 less the count the expert ends with."""
 
 EXPERT_COMPARED: Final = N_(
-    "Expert: {move}. In {samples} sampled deals this ends with {count} points on average and "
-    "wins {wins}% of them; {other} would end with {other_count} points and win {other_wins}%."
+    "Expert: {move}. In {samples} sampled deals this keeps you alive for {turns} more turns on "
+    "average, ends with {count} points and wins {wins}% of them; {other} would keep you alive "
+    "for {other_turns} turns, end with {other_count} points and win {other_wins}%."
 )
 EXPERT_KEPT: Final = N_(
-    "Expert: {move}, the careful bot's choice. In {samples} sampled deals this ends with {count} "
-    "points on average and wins {wins}% of them; {other} would end with {other_count} points "
-    "and win {other_wins}%, which is not clearly better on so few deals."
+    "Expert: {move}, the careful bot's choice. In {samples} sampled deals this keeps you alive "
+    "for {turns} more turns on average, ends with {count} points and wins {wins}% of them; "
+    "{other} would keep you alive for {other_turns} turns, end with {other_count} points and "
+    "win {other_wins}%, which is not clearly better on so few deals."
 )
 EXPERT_ONLY: Final = N_("Expert: {move}: no other move here is worth weighing.")
 
@@ -356,6 +358,8 @@ class ExpertBot:
         why = _(template).format(
             move=move_words(best.move, table, owners, names),
             samples=len(best.counts),
+            turns=f"{best.mean_alive:.1f}",
+            other_turns=f"{other.mean_alive:.1f}",
             count=round(best.mean_count),
             wins=round(100 * best.win_rate),
             other=move_words(other.move, table, owners, names),

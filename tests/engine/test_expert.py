@@ -47,8 +47,9 @@ def test_its_reason_gives_numbers_from_the_drawn_deals() -> None:
     weighed = [w for w in whys if w.startswith("Expert:") and "sampled deals" in w]
     assert weighed
     pattern = (
-        r"Expert: .+\. In \d+ sampled deals this ends with \d+ points on average and wins "
-        r"\d+% of them; .+ would end with \d+ points and win \d+%"
+        r"Expert: .+\. In \d+ sampled deals this keeps you alive for \d+\.\d more turns on "
+        r"average, ends with \d+ points and wins \d+% of them; .+ would keep you alive for "
+        r"\d+\.\d turns, end with \d+ points and win \d+%"
         r"(\.|, which is not clearly better on so few deals\.)"
     )
     assert all(re.fullmatch(pattern, w) for w in weighed), weighed[0]
