@@ -108,6 +108,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("penang_lib.engine", "penang_lib.data"),
         ("pandas", "numpy", "tqdm", "dask", "distributed"),
     ),
+    # Play together (issue 32): the tables, their protocol and journal, on the engine alone.
+    "penang_lib.tables": (("penang_lib.engine", "penang_lib.tables"), ()),
     "penang_lib.cli": (("penang_lib",), ("tqdm",)),
     # The site's own command (`serve`) and the proxy spec import no Jupyter; the settings and
     # patches are read by Voila and are the only place that imports it.

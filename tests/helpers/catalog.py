@@ -82,6 +82,7 @@ NOT_FOR_LEARNERS: dict[str, str] = {
     "penang_lib/engine/compiled.py": "which build of the engine runs, for a Python user",
     "penang_lib/engine/validate.py": "the engine's checks of its arguments, for a Python user",
     "penang_lib/engine/fast": "bit-mask internals that say nothing to anyone",
+    "penang_lib/tables/journal.py": "the tables' journal: SQL, read by SQLite",
 }
 """Folders and modules whose strings no learner reads, each with the reason."""
 
