@@ -117,7 +117,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "penang_lib.site.proxy": (("penang_lib.site.proxy",), ()),
     # The landing page reads the course (the progress settings, the number of puzzles).
     "penang_lib.site": (
-        ("penang_lib.engine", "penang_lib.course", "penang_lib.site"),
+        ("penang_lib.engine", "penang_lib.course", "penang_lib.tables", "penang_lib.site"),
         (
             "voila",
             "jupyter_server",

@@ -145,12 +145,15 @@ def start_site(
         str(pool),
         *extra,
     ]
+    env = dict(os.environ)
+    # Each server keeps its tables (issue 32) in a journal of its own, never the user's.
+    journal = Path(tempfile.mkdtemp(prefix="penang-tables-")) / "tables.sqlite"
+    env.setdefault("PENANG_TABLES_JOURNAL", str(journal))
     if python != sys.executable:
         # Started from this checkout, `python -m` would import this checkout's penang_lib.
-        return start(command, port, cwd=Path(tempfile.gettempdir()))
+        return start(command, port, cwd=Path(tempfile.gettempdir()), env=env)
     if root == ROOT:
-        return start(command, port)
-    env = dict(os.environ)
+        return start(command, port, env=env)
     env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
     return start(command, port, cwd=root, env=env)
 

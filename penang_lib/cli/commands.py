@@ -150,6 +150,18 @@ def _budget(text: str) -> float:
     return seconds
 
 
+def _pause(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 <= seconds <= 60:  # NaN fails too
+        raise argparse.ArgumentTypeError(
+            f"a pause is a number of seconds from 0 to 60, not {cut(text)}"
+        )
+    return seconds
+
+
 def _limit(text: str) -> int:
     from penang_lib.engine.showcase import MAX_LIMIT
 
@@ -448,6 +460,8 @@ def _serve(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         class_size=args.class_size,
         lessons=args.lesson,
+        bot_pause=args.bot_pause,
+        tables_journal=args.tables_journal,
     )
     return EXIT_OK  # pragma: no cover - serve replaces this process
 
@@ -673,6 +687,21 @@ def build_parser() -> argparse.ArgumentParser:
         default="/",
         metavar="PREFIX",
         help="serve under this path, e.g. /penang/ behind a proxy (default /)",
+    )
+    serve.add_argument(
+        "--bot-pause",
+        type=_pause,
+        default=None,
+        metavar="SECONDS",
+        help="at the tables where people play together, the pause before each bot move "
+        "(default 1; 0 for tests)",
+    )
+    serve.add_argument(
+        "--tables-journal",
+        default=None,
+        metavar="FILE",
+        help="the SQLite file the tables are kept in (default: tables.sqlite in the kit's "
+        "folder of Jupyter's data folder)",
     )
     serve.set_defaults(run=_serve, open_browser=False)
     return parser

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -319,6 +320,7 @@ class SiteVoila(Voila):  # type: ignore[misc]
     def init_handlers(self) -> list[Any]:
         handlers: list[Any] = [
             *lessons_list_routes(self.server_url or self.base_url, self.base_url),
+            *self._tables_routes(),
             *super().init_handlers(),
         ]
         self._site_changes = not targets_problems(RELIES)
@@ -344,7 +346,51 @@ class SiteVoila(Voila):  # type: ignore[misc]
             out.append((pattern, handler, *rest))
         return out
 
+    def _tables_routes(self) -> list[Any]:
+        """The table service's websocket (issue 32), its tables built again from the journal."""
+        from jupyter_server.utils import url_path_join
+
+        from penang_lib.site.tables import TABLES_PATH, TableService, TablesSocket
+
+        try:
+            service = TableService.from_environment()
+        except Exception:
+            self.log.exception("Penang site: the tables' journal cannot be read; no tables")
+            return []
+        self._tables = service
+        pattern = url_path_join(self.server_url or self.base_url, TABLES_PATH)
+        return [(pattern, TablesSocket, {"service": service})]
+
+    async def _announce_tables(self) -> None:
+        """Start the tables' bots, then ask the service for its tables as a client would, and
+        print its address once it answers (`Tables: ws://...`, read by outside clients)."""
+        from jupyter_server.utils import url_path_join
+        from tornado.websocket import websocket_connect
+
+        from penang_lib.site.tables import TABLES_PATH
+
+        service = getattr(self, "_tables", None)
+        if service is None:
+            return
+        service.start()
+        path = url_path_join(self.base_url, TABLES_PATH)
+        url = f"ws://{self.ip}:{self.port}{path}"
+        local = f"ws://127.0.0.1:{self.port}{path}" if self.ip in ("0.0.0.0", "") else url
+        try:
+            socket = await websocket_connect(local)
+            socket.write_message(json.dumps({"type": "list"}))
+            answer = await socket.read_message()
+            socket.close()
+        except Exception as error:
+            self.log.error("Penang site: the table service does not answer: %s", error)
+            return
+        if answer is not None and json.loads(answer).get("type") == "tables":
+            print(f"Tables: {url}", flush=True)  # not for learners: the teacher's terminal
+
     def listen(self) -> None:
+        from tornado.ioloop import IOLoop
+
+        IOLoop.current().add_callback(self._announce_tables)
         if getattr(self, "_site_changes", False):
             self.app.add_transform(GZipContentEncoding)
             self.app.settings["static_immutable_cache"] = immutable_scripts(self)

@@ -49,6 +49,10 @@ APP = "penang_lib.site.app"
 files (`penang_lib.site.app.SiteVoila`)."""
 DEFAULT_PORT = 8866
 DEFAULT_IP = "127.0.0.1"
+BOT_PAUSE_ENV = "PENANG_BOT_PAUSE"
+"""The table service's pause before a bot's move, in seconds (`serve --bot-pause`)."""
+JOURNAL_ENV = "PENANG_TABLES_JOURNAL"
+"""The table service's SQLite file (`serve --tables-journal`)."""
 CLASS_ENV = "PENANG_CLASS"
 """`serve --class N`: the kernel pools (`penang_lib.site.patches`) read N and the class's lessons
 from these variables."""
@@ -478,10 +482,14 @@ def serve(
     base_url: str = "/",
     class_size: int | None = None,
     lessons: Sequence[str] | None = None,
+    bot_pause: float | None = None,
+    tables_journal: str | None = None,
 ) -> None:
     """Replace this process by Voila serving the site (Ctrl-C stops it). `class_size` keeps
-    that many kernels ready for the class's `lessons` (default the first lesson). Raises
-    `ServeError` (a `ValueError`) when there are no lessons or Voila could not listen."""
+    that many kernels ready for the class's `lessons` (default the first lesson); `bot_pause`
+    and `tables_journal` set the table service's pause before a bot's move and its SQLite file
+    (`penang_lib.site.tables`). Raises `ServeError` (a `ValueError`) when there are no lessons
+    or Voila could not listen."""
     require_lessons()
     catalogue()  # a lesson without metadata is an error now, not a broken landing page
     prefix = normal_base_url(base_url)
@@ -497,4 +505,9 @@ def serve(
     # `python -m` looks in the working directory first: run from the lessons' folder,
     # where no file can be taken for a module (SITE's voila.py would be, from inside SITE).
     os.chdir(LESSONS)
-    os.execve(command[0], command, voila_env(class_size=class_size, lessons=chosen))
+    env = voila_env(class_size=class_size, lessons=chosen)
+    if bot_pause is not None:
+        env[BOT_PAUSE_ENV] = repr(float(bot_pause))
+    if tables_journal is not None:
+        env[JOURNAL_ENV] = str(Path(tables_journal).resolve())
+    os.execve(command[0], command, env)
