@@ -351,6 +351,7 @@ class SiteVoila(Voila):  # type: ignore[misc]
         from jupyter_server.utils import url_path_join
 
         from penang_lib.site.tables import TABLES_PATH, TableService, TablesSocket
+        from penang_lib.tables.address import TABLES_URL_ENV
 
         try:
             service = TableService.from_environment()
@@ -359,6 +360,10 @@ class SiteVoila(Voila):  # type: ignore[misc]
             return []
         self._tables = service
         pattern = url_path_join(self.server_url or self.base_url, TABLES_PATH)
+        # The lessons' kernels, started by this server from now on, find the service here
+        # (a JupyterHub's service sets its own address before the server starts).
+        here = f"ws://127.0.0.1:{self.port}{url_path_join(self.base_url, TABLES_PATH)}"
+        os.environ.setdefault(TABLES_URL_ENV, here)
         return [(pattern, TablesSocket, {"service": service})]
 
     async def _announce_tables(self) -> None:
