@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from tools.site_runner import Server
+from tools.site_runner import Server, start_site, wait_ready
 
 ADDRESS = re.compile(r"^Tables: (ws://127\.0\.0\.1:\d+/penang/tables)$")
 
@@ -65,3 +66,39 @@ def test_a_client_plays_on_the_printed_address(site: Server) -> None:
         after = until(ana, "state", actions=1)
         assert after["events"] and after["events"][-1]["text"].endswith(".")
         assert until(bo, "state", actions=1)["hand_sizes"] == after["hand_sizes"]
+
+
+def test_a_server_killed_mid_deal_resumes_every_table_with_no_move_lost(tmp_path: Path) -> None:
+    journal = tmp_path / "tables.sqlite"
+    extra = ["--bot-pause", "0", "--tables-journal", str(journal)]
+    server = start_site(pool=0, extra=extra)
+    try:
+        wait_ready(server, set())
+        address = tables_address(server)
+        with connect(address) as ana:
+            ana.send(json.dumps({"type": "create", "players": 2, "name": "Ana"}))
+            made = until(ana, "joined")
+            ana.send(json.dumps({"type": "start", "token": made["token"]}))
+            state = until(ana, "state", started=True)
+            for _ in range(200):  # a few moves of Ana's and of the bot's
+                if state["turn"] == 0 and state.get("legal_moves"):
+                    move = state["legal_moves"][0]
+                    ana.send(json.dumps({"type": "move", "token": made["token"], "move": move}))
+                state = until(ana, "state")
+                # Stop on Ana's turn (the bot then waits for her: nothing else is on its way).
+                if (state["turn"] == 0 and len(state["melds"]) >= 3) or state["over"]:
+                    break
+    finally:
+        server.process.kill()  # no goodbye: what was said must already be in the journal
+        server.process.wait(timeout=20)
+    again = start_site(pool=0, extra=extra)
+    try:
+        wait_ready(again, set())
+        with connect(tables_address(again)) as ana:
+            ana.send(json.dumps({"type": "resume", "table": made["table"], "token": made["token"]}))
+            assert until(ana, "joined")["seat"] == 0
+            back = until(ana, "state")
+            for key in ("hand", "hand_sizes", "melds", "turn", "status", "over", "deal_number"):
+                assert back[key] == state[key], key
+    finally:
+        again.stop()

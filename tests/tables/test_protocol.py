@@ -165,3 +165,32 @@ def test_a_flood_of_messages_is_refused_until_the_pace_drops() -> None:
     assert line.say(type="list")["rule"] == "table.flood"
     clock.advance(1)
     assert line.say(type="list")["type"] == "tables"
+
+
+def test_a_dropped_seat_passes_to_a_bot_after_the_wait_and_back_on_resume() -> None:
+    clock = Clock()
+    tables = Tables(clock=clock, rng=random.Random(8))
+    ana, bo, made, joined = opened(tables, players=2)
+    ana.say(type="start", token=made["token"])
+    table = tables.tables[made["table"]]
+    tables.disconnect(bo.client)
+    assert ana.last("state")["seats"][1]["connected"] is False
+    clock.advance(59)
+    tables.tick()
+    assert ana.last("state")["seats"][1]["standing_in"] is False
+    clock.advance(1)
+    due = tables.tick()
+    assert ana.last("state")["seats"][1] == {
+        "name": "Bo",
+        "kind": "person",
+        "bot": "careful",
+        "connected": False,
+        "standing_in": True,
+    }
+    deal = table.deal
+    assert deal is not None
+    assert (table in due) == (deal.turn == 1)
+    back = Line(tables)
+    back.say(type="resume", table=made["table"], token=joined["token"])
+    seat = back.last("state")["seats"][1]
+    assert seat["connected"] and not seat["standing_in"] and seat["bot"] is None
