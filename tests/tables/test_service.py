@@ -78,6 +78,29 @@ class ServiceTest(AsyncHTTPTestCase):
         back = Journal(self.path).load()
         assert back[0].state(None)["scores"] == table.state(None)["scores"]
 
+    @gen_test(timeout=60)
+    async def test_two_players_pressing_at_once_cannot_both_move(self) -> None:
+        ana, bo = await self.connect(), await self.connect()
+        await ana.write_message(json.dumps({"type": "create", "players": 2, "name": "Ana"}))
+        made = await self.until(ana, "joined")
+        await bo.write_message(json.dumps({"type": "join", "table": made["table"], "name": "Bo"}))
+        joined = await self.until(bo, "joined")
+        await ana.write_message(json.dumps({"type": "start", "token": made["token"]}))
+        state = await self.until(ana, "state", started=True)
+        turn = state["turn"]
+        sockets = [(ana, made["token"]), (bo, joined["token"])]
+        mine = state if turn == 0 else await self.until(bo, "state", started=True)
+        move = mine["legal_moves"][0]
+        # Both press the same move at the same instant: one is in turn, the other is not.
+        for socket, token in sockets:
+            socket.write_message(json.dumps({"type": "move", "token": token, "move": move}))
+        refused = await self.until(sockets[1 - turn][0], "error")
+        assert refused["rule"] == "table.turn"
+        await self.until(sockets[turn][0], "state", actions=1)
+        table = self.service.tables.tables[made["table"]]
+        deal = table.deal
+        assert deal is not None and [str(m) for m in deal.move_stack] == [move]
+
     @gen_test(timeout=30)
     async def test_an_oversized_message_is_refused_with_a_sentence(self) -> None:
         socket = await self.connect()
