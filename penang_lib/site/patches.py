@@ -360,7 +360,8 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
     import voila.app
     from voila.treehandler import VoilaTreeHandler
 
-    from penang_lib.site.serve import RULES_PAGE
+    from penang_lib.site.serve import RULES_PAGE, TABLES_PAGE, TOGETHER_PAGE
+    from penang_lib.site.tables import TABLES_PATH
 
     class RuleSheetHandler(VoilaTreeHandler):  # type: ignore[misc]
         def initialize(self, **kwargs: Any) -> None:
@@ -368,8 +369,9 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
             super().initialize(voila_configuration=app.voila_configuration, **kwargs)
 
         async def prepare(self) -> None:
-            page = url_path_join(self.settings.get("server_url") or "/", "/" + RULES_PAGE)
-            if self.request.path.rstrip("/") != page:
+            root = self.settings.get("server_url") or "/"
+            pages = {url_path_join(root, "/" + p) for p in (RULES_PAGE, TABLES_PAGE)}
+            if self.request.path.rstrip("/") not in pages:
                 # tornado's plain page (Voila's handlers draw an error page of their own);
                 # write_error finishes the answer itself, so it is not finished again here.
                 self.set_status(404)
@@ -379,6 +381,16 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
 
         @web.authenticated
         def get(self) -> None:
+            if self.request.path.rstrip("/").endswith("/" + TABLES_PAGE):
+                self.write(
+                    self.render_template(
+                        "tables.html",
+                        page_title="Open tables",
+                        tables_path=TABLES_PATH,
+                        together_page=TOGETHER_PAGE,
+                    )
+                )
+                return
             self.write(self.render_template("rules.html", page_title="Rule sheet"))
 
     return RuleSheetHandler

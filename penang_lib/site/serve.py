@@ -115,6 +115,10 @@ def catalogue(folder: Path = LESSONS) -> list[dict[str, Any]]:
 RULES_PAGE = "voila/rules"
 """Where the site serves the rule sheet and glossary (under its base URL): a page of the
 template's own (`rules.html`), with no kernel, linked from every lesson and the landing page."""
+TABLES_PAGE = "voila/tables"
+"""The teacher's page of the open tables (template `tables.html`), under the base URL."""
+TOGETHER_PAGE = "12_play_together.ipynb"
+"""The lesson page where learners play together, which the teacher's page links to."""
 
 HOUSE_RULES: tuple[dict[str, Any], ...] = (
     {

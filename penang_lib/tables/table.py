@@ -566,6 +566,7 @@ class Table:
             "players": self.players,
             "people": people,
             "names": self.names(),
+            "seats": self.seat_states(),
             "started": self.started,
             "deal_number": self.deal_number,
             "turn": None if deal is None or deal.is_over else self._name(deal.turn),

@@ -216,7 +216,15 @@ def test_the_command_carries_the_base_url() -> None:
 def test_the_template_is_ours_and_found_first() -> None:
     folder = SITE / "voila" / "templates" / TEMPLATE
     assert json.loads((folder / "conf.json").read_text())["base_template"] == "lab"
-    for page in ("index.html.j2", "page.html", "tree-lab.html", "tree.html", "rules.html"):
+    pages = (
+        "index.html.j2",
+        "page.html",
+        "tree-lab.html",
+        "tree.html",
+        "rules.html",
+        "tables.html",
+    )
+    for page in pages:
         text = (folder / page).read_text()
         assert "cdn." not in text and "https://" not in text, page
     env = voila_env({"JUPYTER_PATH": "/elsewhere"})

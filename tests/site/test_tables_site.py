@@ -9,8 +9,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import BrowserContext
 from websockets.sync.client import ClientConnection, connect
 
+from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
+from tests.helpers.browser import axe_violations
+from tests.site.conftest import open_page
 from tools.site_runner import Server, start_site, wait_ready
 
 ADDRESS = re.compile(r"^Tables: (ws://127\.0\.0\.1:\d+/penang/tables)$")
@@ -102,3 +106,35 @@ def test_a_server_killed_mid_deal_resumes_every_table_with_no_move_lost(tmp_path
                 assert back[key] == state[key], key
     finally:
         again.stop()
+
+
+def test_the_teachers_page_lists_the_tables_as_they_change(
+    site: Server, context: BrowserContext
+) -> None:
+    address = tables_address(site)
+    visit = open_page(context, site.url + TABLES_PAGE, widgets=False)
+    page = visit.page
+    status = page.locator("#status")
+    with connect(address) as ana:
+        ana.send(json.dumps({"type": "create", "players": 4, "name": "<Ana & Co>"}))
+        assert until(ana, "error")["rule"] == "table.name"
+        ana.send(json.dumps({"type": "create", "players": 4, "name": "Ana"}))
+        made = until(ana, "joined")
+        row = page.locator("#tables tbody tr", has_text=made["table"])
+        row.wait_for()
+        cells = row.locator("td")
+        assert cells.nth(0).inner_text() == made["table"]
+        assert cells.nth(1).inner_text().startswith("Ana, (empty seat)")
+        assert "Waiting for players to start" in cells.nth(2).inner_text()
+        watch = cells.nth(4).locator("a")
+        href = watch.get_attribute("href") or ""
+        assert href.endswith(f"{TOGETHER_PAGE}?table={made['table']}&watch=1")
+        ana.send(json.dumps({"type": "start", "token": made["token"]}))
+        page.wait_for_function(
+            "code => [...document.querySelectorAll('#tables tbody tr')].some("
+            "r => r.textContent.includes(code) && r.textContent.includes('Deal 1'))",
+            arg=made["table"],
+        )
+        assert "Tables open:" in status.inner_text()
+    assert axe_violations(page) == []
+    assert visit.outside == [] and visit.errors == []
