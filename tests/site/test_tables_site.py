@@ -4,7 +4,9 @@ answers, and a client that knows nothing but that line plays on it (issue 32).""
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,9 +17,9 @@ from websockets.sync.client import ClientConnection, connect
 from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
 from tests.helpers.browser import axe_violations
 from tests.site.conftest import open_page
-from tools.site_runner import Server, start_site, wait_ready
+from tools.site_runner import Server, free_port, start, start_site, wait_ready
 
-ADDRESS = re.compile(r"^Tables: (ws://127\.0\.0\.1:\d+/penang/tables)$")
+ADDRESS = re.compile(r"^Tables: (ws://127\.0\.0\.1:\d+/(?:services/penang-tables/)?penang/tables)$")
 
 
 def tables_address(site: Server, timeout: float = 60) -> str:
@@ -138,3 +140,20 @@ def test_the_teachers_page_lists_the_tables_as_they_change(
         assert "Tables open:" in status.inner_text()
     assert axe_violations(page) == []
     assert visit.outside == [] and visit.errors == []
+
+
+def test_the_service_on_its_own_for_a_hub_answers_under_the_hubs_prefix(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "JUPYTERHUB_SERVICE_PREFIX": "/services/penang-tables/"}
+    command = [sys.executable, "-m", "penang_lib.site.tables_service", "--port", str(port)]
+    command += ["--journal", str(tmp_path / "hub.sqlite"), "--bot-pause", "0"]
+    server = start(command, port, env=env)
+    try:
+        address = tables_address(server)
+        assert address == f"ws://127.0.0.1:{port}/services/penang-tables/penang/tables"
+        with connect(address) as ana:
+            ana.send(json.dumps({"type": "create", "players": 2, "name": "Ana"}))
+            assert until(ana, "joined")["seat"] == 0
+        assert (tmp_path / "hub.sqlite").exists()
+    finally:
+        server.stop()
