@@ -369,9 +369,15 @@ def _recording(init: Any, made: list[Quiz]) -> Any:
 
 
 LESSON_FILES = sorted((REPO / "notebooks" / "lessons").glob("*.ipynb"))
+TABLE_PAGE = "12_play_together.ipynb"
+"""The "Play together" page (issue 32) counts nothing yet: its deals are the table service's,
+and `Progress.track` reads a finished deal from a `PlayTable`'s own `deal`."""
 
 
-@pytest.mark.parametrize("path", LESSON_FILES, ids=[p.name for p in LESSON_FILES])
+TRACKED_FILES = [p for p in LESSON_FILES if p.name != TABLE_PAGE]
+
+
+@pytest.mark.parametrize("path", TRACKED_FILES, ids=[p.name for p in TRACKED_FILES])
 def test_each_lesson_shows_its_progress_line_at_its_end(path: Any) -> None:
     """Issue 29, item 15: the line sat mid-lesson under the example cards. Each lesson makes its
     Progress early (without showing it), tracks its widgets with it, and shows the line in a
