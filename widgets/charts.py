@@ -12,7 +12,7 @@ them against it (tests/widgets/test_charts.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from penang_lib.i18n import N_, _, ngettext
@@ -21,6 +21,8 @@ from penang_lib.widgets.svg import Bars, Line, Panel, chart_html
 
 GREEN, RED, GREY, SLATE, PURPLE = "#1e7d32", "#c0392b", "#7f8c8d", "#34495e", "#8e44ad"
 LINE_COLOURS = {"careful": GREEN, "greedy": RED, "random": GREY}
+EXPERT_NAME = "expert"
+"""The expert bot's name in the tournaments' reports."""
 PERCENT = (0.0, 100.0)
 """The limits of every percent axis: a share never runs past 100%."""
 ROOM = 1.25
@@ -208,6 +210,67 @@ def bots_chart(lab: Mapping[str, Any]) -> Chart:
     )
     alt = _("Two bar charts, bot against bot ({lineup}). {facts}.").format(
         lineup=lineup, facts=facts
+    )
+    return Chart((left, right), title, alt)
+
+
+def expert_chart(expert: Mapping[str, Any], opponent: str = "careful", players: int = 4) -> Chart:
+    """The expert's tournament against `opponent` bots at a table of `players`
+    (`expert["tournaments"]`, as `penang_lib.data.expert_lab` keeps them): the share of its
+    seats each bot won, beside the fair share (one in `players`), and each bot's mean count."""
+    found = [
+        t for t in expert["tournaments"] if t["opponent"] == opponent and t["players"] == players
+    ]
+    if not found:
+        raise ValueError(f"no tournament of the expert against {players - 1} {opponent} bots")
+    t = found[0]
+    names = [EXPERT_NAME, opponent]
+    b = t["bots"]
+    wins = [percent(b[k]["win_rate"]) for k in names]
+    counts = [b[k]["mean_count"] for k in names]
+    fair = 100 / players
+    colours = (PURPLE, colour(opponent))
+    left = bar_panel(
+        _("deals won, per seat (a fair share is {fair:.0f}%)").format(fair=fair),
+        names,
+        wins,
+        [f"{w:.0f}%" for w in wins],
+        PURPLE,
+        PERCENT,
+        ylabel=_("seats that won the deal (%)"),
+    )
+    left = replace(left, bars=replace(left.bars, colour=colours)) if left.bars else left
+    right = bar_panel(
+        _("mean count (lower is better)"),
+        names,
+        counts,
+        [f"{c:.0f}" for c in counts],
+        RED,
+        ylabel=_("mean count at the end"),
+    )
+    right = replace(right, bars=replace(right.bars, colour=colours)) if right.bars else right
+    title = _(
+        "The expert against {others} {opponent} bots: {games}, the cards of {seeds:,} deals "
+        "each played {players} times so that every bot sits in every seat"
+    ).format(
+        others=players - 1,
+        opponent=opponent,
+        games=_deals(t["games"]),
+        seeds=t["deals"],
+        players=players,
+    )
+    alt = _(
+        "Two bar charts. The expert wins {expert_wins:.0f}% of its seats against {others} "
+        "{opponent} bots, which win {opponent_wins:.0f}% of theirs; a fair share is "
+        "{fair:.0f}%. The expert's mean count is {expert_count:.0f}, theirs {opponent_count:.0f}."
+    ).format(
+        expert_wins=wins[0],
+        others=players - 1,
+        opponent=opponent,
+        opponent_wins=wins[1],
+        fair=fair,
+        expert_count=counts[0],
+        opponent_count=counts[1],
     )
     return Chart((left, right), title, alt)
 

@@ -17,6 +17,7 @@ from penang_lib.widgets.charts import (
     PERCENT,
     Chart,
     bots_chart,
+    expert_chart,
     nobody_out_chart,
     passport_chart,
     turns_chart,
@@ -256,3 +257,69 @@ def test_the_lesson_ends_with_its_quiz_and_the_teachers_command_is_in_the_readme
     assert "Quiz(" in "".join(code[-2]["source"])
     assert code[-1].get("id") == "progress-line" and "".join(code[-1]["source"]) == "progress"
     assert notebook["cells"][-1]["cell_type"] == "markdown"
+
+
+# -- the expert (issue 31): its tournaments, from notebooks/lessons/data/10_expert.json ----------
+EXPERT = lesson_data("10_expert")
+
+
+def _tournament(opponent: str, players: int) -> dict[str, Any]:
+    return next(
+        t for t in EXPERT["tournaments"] if t["opponent"] == opponent and t["players"] == players
+    )
+
+
+@pytest.mark.parametrize(("opponent", "players"), [("careful", 4), ("greedy", 4), ("careful", 2)])
+def test_the_expert_chart_draws_the_tournaments_numbers(opponent: str, players: int) -> None:
+    chart = expert_chart(EXPERT, opponent, players)
+    t = _tournament(opponent, players)
+    wins, counts = chart.panels
+    assert wins.limits == PERCENT and counts.limits[0] == 0
+    assert wins.bars is not None and counts.bars is not None
+    assert list(wins.bars.labels) == ["expert", opponent] == list(counts.bars.labels)
+    assert bar_heights(wins) == [100 * t["bots"][b]["win_rate"] for b in ("expert", opponent)]
+    assert bar_heights(counts) == [t["bots"][b]["mean_count"] for b in ("expert", opponent)]
+    assert f"{100 / players:.0f}%" in wins.title  # the fair share is said
+    for text in bar_texts(wins) + bar_texts(counts):
+        assert text in chart.alt
+    assert (
+        f"{t['games']:,} deals" in chart.title and f"{players - 1} {opponent} bots" in chart.title
+    )
+    html = chart._repr_html_()
+    assert html.count('role="img"') == 1 and f'aria-label="{esc(chart.alt)}"' in html
+
+
+def test_the_expert_chart_refuses_a_table_that_was_not_played() -> None:
+    with pytest.raises(ValueError, match="no tournament of the expert against 4 random bots"):
+        expert_chart(EXPERT, "random", 5)
+
+
+def test_the_expert_section_gives_the_tournaments_numbers() -> None:
+    text = section(5)
+    c4, g4, c2 = _tournament("careful", 4), _tournament("greedy", 4), _tournament("careful", 2)
+    found = re.search(
+        r"Against three careful bots the expert won (\d+)% of its deals, where an equal share is "
+        r"25%, and ended with (\d+) points on average against (\d+) for the careful bots",
+        text,
+    )
+    assert found, text
+    expert, careful = c4["bots"]["expert"], c4["bots"]["careful"]
+    assert [int(n) for n in found.groups()] == [
+        round(100 * expert["win_rate"]),
+        round(expert["mean_count"]),
+        round(careful["mean_count"]),
+    ]
+    assert f"each deal's cards were played {c4['players']} times" in text
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    texts = ["".join(c["source"]) for c in notebook["cells"]]
+    after = texts[texts.index(next(t for t in texts if t.endswith("expert_chart(expert)"))) + 1]
+    others = re.search(
+        r"Against three greedy bots the expert won (\d+)% of its deals \(an equal share is 25%\), "
+        r"and alone against one careful bot (\d+)% \(an equal share is 50%\)",
+        after,
+    )
+    assert others, after
+    assert [int(n) for n in others.groups()] == [
+        round(100 * g4["bots"]["expert"]["win_rate"]),
+        round(100 * c2["bots"]["expert"]["win_rate"]),
+    ]
