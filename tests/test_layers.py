@@ -113,7 +113,10 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "penang_lib.cli": (("penang_lib",), ("tqdm",)),
     # The site's own command (`serve`) and the proxy spec import no Jupyter; the settings and
     # patches are read by Voila and are the only place that imports it.
-    "penang_lib.site.serve": (("penang_lib.engine", "penang_lib.site.serve"), ()),
+    "penang_lib.site.serve": (
+        ("penang_lib.engine", "penang_lib.tables.address", "penang_lib.site.serve"),
+        (),
+    ),
     "penang_lib.site.proxy": (("penang_lib.site.proxy",), ()),
     # The landing page reads the course (the progress settings, the number of puzzles).
     "penang_lib.site": (

@@ -97,7 +97,7 @@ STYLESHEET = """
   border-bottom: 1px solid #ddd; padding: 0.25em 0.4em; text-align: left; vertical-align: top;
 }
 .penang-kit table.penang-frame tr.penang-row-changed td { background: #fff4e0; }
-.penang-kit table.penang-frame tr.penang-row-dead td { color: #777; }
+.penang-kit table.penang-frame tr.penang-row-dead td { color: #5a5a5a; }
 .penang-kit table.penang-frame tr.penang-row-dead.penang-row-changed td { background: #fde2e2; }
 .penang-kit table.penang-frame tr.penang-row-turn td:first-child { font-weight: 700; }
 .penang-kit .penang-badge {

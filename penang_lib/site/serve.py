@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from penang_lib.engine.cards import rank_text
+from penang_lib.tables.address import TABLES_PATH, TABLES_URL_ENV
 
 
 def package_folder(package: str, *parts: str) -> Path:
@@ -510,6 +511,9 @@ def serve(
     # where no file can be taken for a module (SITE's voila.py would be, from inside SITE).
     os.chdir(LESSONS)
     env = voila_env(class_size=class_size, lessons=chosen)
+    # The lessons' kernels find the table service here, the preheated ones too (they start
+    # before the server's handlers are made).
+    env[TABLES_URL_ENV] = f"ws://127.0.0.1:{port}{prefix}{TABLES_PATH}"
     if bot_pause is not None:
         env[BOT_PAUSE_ENV] = repr(float(bot_pause))
     if tables_journal is not None:

@@ -24,6 +24,7 @@ from typing import Any, Final
 from tornado.websocket import WebSocketClosedError, WebSocketHandler
 
 from penang_lib.site.serve import BOT_PAUSE_ENV, JOURNAL_ENV
+from penang_lib.tables.address import TABLES_PATH
 from penang_lib.tables.journal import Journal
 from penang_lib.tables.protocol import MAX_MESSAGE, Client, Tables
 from penang_lib.tables.table import Table, TableError
@@ -38,8 +39,6 @@ __all__ = [
     "journal_path",
 ]
 
-TABLES_PATH: Final = "penang/tables"
-"""The websocket's path under the site's base URL."""
 DEFAULT_BOT_PAUSE: Final = 1.0
 """Seconds a bot waits before its move: time for a person to read the last one."""
 TICK: Final = 1.0

@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 from typing import Final
 
-__all__ = ["TABLES_URL_ENV", "tables_url"]
+__all__ = ["TABLES_PATH", "TABLES_URL_ENV", "tables_url"]
 
+TABLES_PATH: Final = "penang/tables"
+"""The service's websocket path, under the site's base URL (or a hub service's prefix)."""
 TABLES_URL_ENV: Final = "PENANG_TABLES_URL"
 """The service's websocket address, as a kernel of the site reads it (`ws://.../penang/tables`)."""
 

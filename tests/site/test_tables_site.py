@@ -134,6 +134,12 @@ def test_the_teachers_page_lists_the_tables_as_they_change(
         ana.send(json.dumps({"type": "start", "token": made["token"]}))
         page.wait_for_function(
             "code => [...document.querySelectorAll('#tables tbody tr')].some("
+            "r => r.textContent.includes(code) && r.textContent.includes('West (bot)'))",
+            arg=made["table"],
+        )
+        assert "(bot) (bot)" not in row.inner_text()
+        page.wait_for_function(
+            "code => [...document.querySelectorAll('#tables tbody tr')].some("
             "r => r.textContent.includes(code) && r.textContent.includes('Deal 1'))",
             arg=made["table"],
         )
