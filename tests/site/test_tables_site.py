@@ -5,40 +5,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import BrowserContext
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
 from tests.helpers.browser import axe_violations
+from tests.helpers.tables import tables_address, until
 from tests.site.conftest import open_page
 from tools.site_runner import Server, free_port, start, start_site, wait_ready
-
-ADDRESS = re.compile(r"^Tables: (ws://127\.0\.0\.1:\d+/(?:services/penang-tables/)?penang/tables)$")
-
-
-def tables_address(site: Server, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for line in list(site.log):
-            found = ADDRESS.match(line)
-            if found:
-                return found.group(1)
-        time.sleep(0.2)
-    raise AssertionError("no 'Tables:' line in the log:\n" + "\n".join(site.log[-20:]))
-
-
-def until(socket: ClientConnection, kind: str, **fields: Any) -> dict[str, Any]:
-    for _ in range(500):
-        message: dict[str, Any] = json.loads(socket.recv(timeout=30))
-        if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
-            return message
-    raise AssertionError(f"no {kind} message")
 
 
 def test_serve_prints_the_tables_address_once_it_answers(site: Server) -> None:

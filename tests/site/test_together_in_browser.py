@@ -16,8 +16,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
 from tests.helpers.browser import axe_violations
+from tests.helpers.tables import tables_address, until
 from tests.site.conftest import lesson_url, open_page
-from tests.site.test_tables_site import tables_address, until
 from tools.site_runner import Server
 
 
