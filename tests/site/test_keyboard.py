@@ -93,12 +93,20 @@ def menu(now: dict[str, Any]) -> bool:
 
 
 def choose(page: Page, starts: str) -> None:
-    """In the focused menu, move with the arrow keys to the option that starts with `starts`."""
-    for key in ("ArrowDown", "ArrowUp"):
-        for _ in range(8):
+    """In the focused menu, move with the arrow keys to the option that starts with `starts`,
+    and make sure it stays chosen: the kernel may still be refreshing the menu's options after
+    the last click (a busy machine), which puts its choice back to the first option."""
+    for _attempt in range(5):
+        for key in ("ArrowDown", "ArrowUp"):
+            for _ in range(8):
+                if focused(page)["option"].startswith(starts):
+                    break
+                page.keyboard.press(key)
             if focused(page)["option"].startswith(starts):
-                return
-            page.keyboard.press(key)
+                break
+        page.wait_for_timeout(400)  # let a refresh of the options that was on its way arrive
+        if focused(page)["option"].startswith(starts):
+            return
     raise AssertionError(f"no option starts with {starts!r}: {focused(page)}")
 
 

@@ -40,7 +40,7 @@ def latest(line: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
 
 def own_link(page: Page) -> str:
     link = page.locator("div.penang-summary a", has_text="your seat")
-    link.wait_for()
+    link.wait_for(timeout=60_000)
     return link.get_attribute("href") or ""
 
 
@@ -53,6 +53,7 @@ def test_two_people_play_one_table_from_two_browsers(
         ana = ana_visit.page
         ana.get_by_label("Your name").fill("Ana")
         ana.get_by_role("button", name="Start a table").click()
+        ana.locator("div.penang-summary", has_text="Table code:").wait_for(timeout=60_000)
         summary = ana.locator("div.penang-summary").inner_text()
         code = re.search(r"Table code: ([A-Z0-9]{5})", summary)
         assert code, summary
@@ -62,10 +63,11 @@ def test_two_people_play_one_table_from_two_browsers(
         assert bo.get_by_label("Table code").input_value() == table
         bo.get_by_label("Your name").fill("Bo")
         bo.get_by_role("button", name="Join").click()
-        bo.locator(".penang-seats", has_text="you, here").wait_for()
+        bo.locator(".penang-seats", has_text="you, here").wait_for(timeout=60_000)
+        ana.locator(".penang-seats", has_text="Bo").wait_for(timeout=60_000)
         ana.get_by_role("button", name="Start", exact=True).click()
         for page in (ana, bo):
-            page.locator(".penang-together .penang-hand button").first.wait_for()
+            page.locator(".penang-together .penang-hand button").first.wait_for(timeout=60_000)
         ana_cards, bo_cards = hand(ana), hand(bo)
         assert len(ana_cards) == len(bo_cards) == 20 and ana_cards != bo_cards
         # Bo reloads from his own link: the same seat, the same hand.
@@ -73,7 +75,7 @@ def test_two_people_play_one_table_from_two_browsers(
         token = parse_qs(urlparse(link).query)["token"][0]
         bo_visit = open_page(other, lesson_url(site, TOGETHER_PAGE, "?" + urlparse(link).query))
         bo = bo_visit.page
-        bo.locator(".penang-together .penang-hand button").first.wait_for()
+        bo.locator(".penang-together .penang-hand button").first.wait_for(timeout=60_000)
         assert hand(bo) == bo_cards
         tokens = {0: parse_qs(urlparse(own_link(ana)).query)["token"][0], 1: token}
         # The rest of the deal, played for both seats through the service (the same seats'
@@ -103,7 +105,7 @@ def test_two_people_play_one_table_from_two_browsers(
             page.get_by_role("button", name="Deal again").wait_for(timeout=60_000)
             assert "Ana" in page.locator(".penang-scores").inner_text()
         teacher = open_page(context, site.url + TABLES_PAGE, widgets=False).page
-        teacher.locator("#tables tbody tr", has_text=table).wait_for()
+        teacher.locator("#tables tbody tr", has_text=table).wait_for(timeout=60_000)
         for visit in (ana_visit, bo_visit):
             assert visit.outside == [] and visit.errors == []
         assert axe_violations(ana) == [] and axe_violations(bo) == []
