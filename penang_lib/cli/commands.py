@@ -138,28 +138,25 @@ def _usable_jobs(asked: int) -> int:
     return jobs
 
 
-def _budget(text: str) -> float:
+def _seconds(text: str, what: str, zero: bool) -> float:
+    """A number of seconds up to 60, above 0 (or from 0 when `zero`), read from `text`."""
     try:
         seconds = float(text)
     except ValueError:
         seconds = float("nan")
-    if not 0 < seconds <= 60:  # NaN fails too
-        raise argparse.ArgumentTypeError(
-            f"a budget is a number of seconds above 0 and at most 60, not {cut(text)}"
-        )
+    low_ok = seconds >= 0 if zero else seconds > 0  # NaN fails both
+    if not (low_ok and seconds <= 60):
+        bounds = "from 0 to 60" if zero else "above 0 and at most 60"
+        raise argparse.ArgumentTypeError(f"{what} is a number of seconds {bounds}, not {cut(text)}")
     return seconds
+
+
+def _budget(text: str) -> float:
+    return _seconds(text, "a budget", zero=False)
 
 
 def _pause(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 <= seconds <= 60:  # NaN fails too
-        raise argparse.ArgumentTypeError(
-            f"a pause is a number of seconds from 0 to 60, not {cut(text)}"
-        )
-    return seconds
+    return _seconds(text, "a pause", zero=True)
 
 
 def _limit(text: str) -> int:
