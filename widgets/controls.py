@@ -62,6 +62,14 @@ class Control(enum.Enum):
     TRY_AGAIN = "try_again"
     CARDS = "cards"
     AGAINST = "against"
+    # A table played by several people: sitting down, starting, and the next deal.
+    TABLE_NAME = "table_name"
+    TABLE_PLAYERS = "table_players"
+    CREATE_TABLE = "create_table"
+    TABLE_CODE = "table_code"
+    JOIN_TABLE = "join_table"
+    START_TABLE = "start_table"
+    DEAL_AGAIN = "deal_again"
 
 
 class Words(NamedTuple):
@@ -156,6 +164,19 @@ WORDS: dict[Control, Words] = {
     ),
     Control.AGAINST: Words(
         N_("Against"), N_("Check the cards as a new meld, or against a meld on the table")
+    ),
+    Control.TABLE_NAME: Words(N_("Your name"), N_("The name the others at the table see")),
+    Control.TABLE_PLAYERS: Words(N_("Players"), N_("How many seats the new table has")),
+    Control.CREATE_TABLE: Words(
+        N_("Start a table"), N_("Open a new table and sit in its first seat")
+    ),
+    Control.TABLE_CODE: Words(N_("Table code"), N_("The code someone at the table gave you")),
+    Control.JOIN_TABLE: Words(N_("Join"), N_("Sit at the table of this code")),
+    Control.START_TABLE: Words(
+        N_("Start"), N_("Deal the first deal: a bot takes each seat nobody has taken")
+    ),
+    Control.DEAL_AGAIN: Words(
+        N_("Deal again"), N_("Deal the next deal of the match at this table")
     ),
 }
 """Each control's label and tooltip, written once (`tests/widgets/test_controls.py` checks that

@@ -1,8 +1,8 @@
 """`MoveControls`: the learner's move controls, the one part every board of moves composes.
 
-`PlayTable` (a deal against bots), `PuzzleBoard` (one position, judged) and, next, a table played
-by several people (one seat of a shared deal, its moves sent to a server) all let the learner make
-a move the same way, so they share this part:
+`PlayTable` (a deal against bots), `PuzzleBoard` (one position, judged) and `PlayTogether` (one
+seat of a deal played by several people, its moves sent to a server) all let the learner make a
+move the same way, so they share this part:
 
 - the selection: the hand as card toggles and the "Selected:" line (`hand_panel`, a `HandPanel`;
   `select`, `selected`);
@@ -21,13 +21,15 @@ a move the same way, so they share this part:
 
 The part decides nothing. What becomes of a move is the owner's strategy, `attempt(move,
 offers)`: the play table pushes it to its deal, the puzzle board has the engine judge it, a
-shared table will send it to the server and hear the answer later. The engine's answer comes back
+shared table sends it to the server and hears the answer later. The engine's answer comes back
 through the part's methods, whenever it arrives: `offer` (the readings of a joker, when `offers`
 was True), `refuse` (a refusal: the selection is cleared and the owner's sentences said), or the
 owner's own drawing of the new position.
 
 The owner lays the part's boxes out (`hand_panel.box`, `action_bar.box`, `message`) and wires any
-other button (Hint) itself.
+other button (Hint) itself. The part reads the position the moves are made in only through a
+`Position` (the table's melds, their owners, the names): the boards hand over their `Deal`, the
+shared table a plain value built from the state the server sent.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from typing import Any
 import ipywidgets as widgets
 
 from penang_lib.engine.cards import Card
-from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import (
     DeclareDead,
     DeclareGame,
@@ -60,9 +61,19 @@ from penang_lib.widgets.play_parts import (
     one_card,
     paragraph,
 )
+from penang_lib.widgets.position import Position
 from penang_lib.widgets.shared import part
 
-__all__ = ["CHOOSE_FIRST", "CLEARED", "NO", "OK", "Attempt", "MoveControls", "move_cards"]
+__all__ = [
+    "CHOOSE_FIRST",
+    "CLEARED",
+    "NO",
+    "OK",
+    "Attempt",
+    "MoveControls",
+    "Position",
+    "move_cards",
+]
 
 CLEARED = N_("Your selection was cleared.")
 """Said after a refused try that had cards selected (the refusal clears the selection)."""
@@ -97,7 +108,9 @@ class MoveControls:
 
     `pool` is the number of card toggles built at first (more are added when a hand needs them).
     The owner's strategies: `attempt(move, offers)` does what the board does with a move;
-    `position()` is the deal the moves are made in (its table names the melds and the readings);
+    `position()` is the position the moves are made in (a `Position`: the deal itself, or a
+    plain value with its table, the melds' owners and the names, which name the melds and the
+    readings);
     `key()` is what a move shown by `show_move` is remembered against (the deal's state key, a
     puzzle's id): once it changes, the button no longer plays the shown move; `report(text)`
     shows a callback's failure; `next_control(start_over)`, when given, is the control the
@@ -112,7 +125,7 @@ class MoveControls:
         self,
         pool: int,
         attempt: Attempt,
-        position: Callable[[], Deal],
+        position: Callable[[], Position],
         key: Callable[[], object],
         report: Callable[[str], None],
         next_control: Callable[[bool], widgets.DOMWidget] | None = None,
@@ -222,10 +235,11 @@ class MoveControls:
         return None
 
     # -- the engine's answers ----------------------------------------------------------------------
-    def offer(self, deal: Deal, refusal: IllegalMove) -> None:
+    def offer(self, position: Position, refusal: IllegalMove) -> None:
         """The engine refused a move for a plain joker it reads more than one way: offer the
-        readings `refusal` lists, say so, and (with `next_control`) focus the readings menu."""
-        self.say(self.action_bar.offer_readings(deal, refusal), NO)
+        readings `refusal` lists (a lay-off's named by the meld it would make on `position`'s
+        table), say so, and (with `next_control`) focus the readings menu."""
+        self.say(self.action_bar.offer_readings(position, refusal), NO)
         if self._next_control is not None:
             self.focus(self.action_bar.readings)
 

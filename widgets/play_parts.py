@@ -39,6 +39,7 @@ from penang_lib.engine.moves import DeclareDead, DeclareGame, IllegalMove, LayOf
 from penang_lib.i18n import N_, _
 from penang_lib.widgets import render
 from penang_lib.widgets.controls import Control, label, naming, tooltip
+from penang_lib.widgets.position import Position
 from penang_lib.widgets.render import esc
 from penang_lib.widgets.shared import HIDDEN, is_shown, part, show
 
@@ -155,7 +156,7 @@ def paragraph(text: str) -> str:
     return f"<p>{render.symbols(text)}</p>"
 
 
-def meld_name(deal: Deal, index: int) -> str:
+def meld_name(deal: Position, index: int) -> str:
     """Table meld `index` of `deal` named by its owner, kind and cards (`explain.meld_words`)."""
     return meld_words(deal.table, deal.owners, deal.names, index)
 
@@ -349,7 +350,7 @@ class ActionBar:
         """The move behind each option of the reading chooser."""
         self._targets: tuple[tuple[str, int], ...] = ()
 
-    def show(self, deal: Deal, mine: bool, forced: Move | None) -> None:
+    def show(self, deal: Position, mine: bool, forced: Move | None) -> None:
         """Fit the menu to the table's melds and the buttons to the turn: usable on the learner's
         turn (`mine`), Declare Dead and Call Game shown only when `forced` is that move."""
         self._show_targets(deal)
@@ -380,7 +381,7 @@ class ActionBar:
             self.readings.value = 0
         show(self.chooser, True)
 
-    def offer_readings(self, deal: Deal, refusal: IllegalMove) -> str:
+    def offer_readings(self, deal: Position, refusal: IllegalMove) -> str:
         """Offer the readings of a plain joker that the engine's `refusal` lists (a meld's
         cards, or a lay-off's card with the meld it would make) and return what to say: the
         refusal, and how to choose."""
@@ -413,7 +414,7 @@ class ActionBar:
             self._choices = []
             self.readings.options = []
 
-    def _show_targets(self, deal: Deal) -> None:
+    def _show_targets(self, deal: Position) -> None:
         options = tuple(
             (render.plain(_("{meld} (meld {number})").format(meld=meld_name(deal, i), number=i)), i)
             for i in range(len(deal.table))

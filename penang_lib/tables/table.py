@@ -5,7 +5,10 @@ every move goes through `Deal.push`, so the engine checks it. It knows who sits 
 seats are people (each with the digest of their secret token) and which are bots, who is
 connected, and which absent person a bot is standing in for. It never sends anything itself:
 `state(seat)` says what one seat may see (its own hand; for the others only how many cards they
-hold, until the deal is over), and the service (`penang_lib.tables.service`) sends it.
+hold, until the deal is over), and the service (`penang_lib.tables.service`) sends it. What a
+page needs from the rules comes in the state already decided: each table meld with its reading
+(`meld_state`, read back by `meld_of_state`), the seat's forced move, the counts of the hands it
+may see; so a page only reads and draws.
 
 Everything refused raises `TableError` with a rule id and one sentence a learner understands,
 and changes nothing: the engine's own sentence and rule for an illegal move, a `table.*` rule
@@ -25,13 +28,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from penang_lib.engine.bots import ALL_BOT_NAMES, Bot, make_bot
-from penang_lib.engine.cards import CardParseError, cards_text
+from penang_lib.engine.bots import ALL_BOT_NAMES, Bot, forced_move, make_bot
+from penang_lib.engine.cards import CardParseError, cards_text, parse_cards
 from penang_lib.engine.deal import DEFAULT_NAMES, Deal
 from penang_lib.engine.events import Event
 from penang_lib.engine.explain import explain
 from penang_lib.engine.match import MAX_DEALS, Match
+from penang_lib.engine.melds import Kind, Meld
 from penang_lib.engine.moves import IllegalMove, Move, parse_move
+from penang_lib.engine.record import to_record
 from penang_lib.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
@@ -51,6 +56,8 @@ __all__ = [
     "Seat",
     "Table",
     "TableError",
+    "meld_of_state",
+    "meld_state",
     "read_name",
 ]
 
@@ -171,6 +178,33 @@ def read_name(text: object) -> str:
             "table.name",
         )
     return name
+
+
+def meld_state(meld: Meld, owner: int) -> dict[str, Any]:
+    """A table meld as a state carries it: its `cards` (the jokers' notes written), `kind`,
+    `owner`, and where it sits: `low` (a run's first position, 1 to 14, 14 being the high ace;
+    a set's rank) and `suit` (a run's suit, "" for a set). With these the meld is the engine's
+    very meld again (`meld_of_state`): no reading of its jokers is left to guess."""
+    return {
+        "cards": str(meld),
+        "kind": meld.kind.value,
+        "owner": owner,
+        "low": meld.low,
+        "suit": meld.suit,
+    }
+
+
+def meld_of_state(entry: Mapping[str, Any]) -> Meld:
+    """The table meld a state's `melds` entry describes (`meld_state`), rebuilt with the
+    engine's checked constructors; `ValueError` (or `CardParseError`, one) for an entry that
+    describes no meld."""
+    cards = parse_cards(str(entry["cards"]))
+    low = entry["low"]
+    if low.__class__ is not int:
+        raise ValueError(f"a meld's low end is a whole number, not {low!r}")
+    if Kind(entry["kind"]) is Kind.RUN:
+        return Meld.run(str(entry["suit"]), low, cards)
+    return Meld.set_of(low, cards)
 
 
 def _bot_name(seat: int) -> str:
@@ -507,8 +541,9 @@ class Table:
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator, who sees what every seat sees): the message
-        `{"type": "state", ...}` of docs/TABLES.md. Only `seat`'s own hand is in it until the
-        deal is over; then every hand is."""
+        `{"type": "state", ...}` of docs/TABLES.md. Only `seat`'s own hand (and its count) is
+        in it until the deal is over; then every hand is. What the rules decide for the page is
+        in it too: the melds' readings, and the forced move of the seat to play."""
         deal = self.deal
         state: dict[str, Any] = {
             "type": "state",
@@ -531,13 +566,15 @@ class Table:
                 "turn": None if over else deal.turn,
                 "hand": cards_text(deal.hand(seat)).split() if seat is not None else [],
                 "hand_sizes": [deal.hand_size(p) for p in range(deal.players)],
-                "melds": [
-                    {"cards": str(m), "kind": m.kind.value, "owner": deal.owners[i]}
-                    for i, m in enumerate(deal.table)
-                ],
+                "melds": [meld_state(m, deal.owners[i]) for i, m in enumerate(deal.table)],
                 "passport": list(deal.passport),
                 "status": [st.value for st in deal.status],
                 "actions": deal.actions,
+                # The count of each hand this seat may see: its own; every one once it is over.
+                "hand_points": [
+                    deal.count(p) if over or p == seat else None for p in range(deal.players)
+                ],
+                "forced_move": None,
                 "over": over,
                 "events": [
                     {"seat": p, "rule": e.rule, "text": explain(e, deal.names)}
@@ -545,16 +582,20 @@ class Table:
                 ],
             }
         )
-        if mine and s is not None and not s.standing_in:
+        if mine and seat is not None and s is not None and not s.standing_in:
             legal = [str(m) for m in deal.legal_moves]
             state["legal_moves"] = legal[:MAX_LEGAL]
             state["legal_moves_cut"] = len(legal) > MAX_LEGAL
+            forced = forced_move(deal, seat)
+            state["forced_move"] = str(forced) if forced is not None else None
         if over:
             state["scores"] = list(deal.scores)
             state["winners"] = list(deal.winners)
             state["hands"] = [cards_text(deal.hand(p)).split() for p in range(deal.players)]
             assert self.match is not None
             state["totals"] = list(self.match.totals)
+            # The whole deal, as `penang_lib.engine.record` writes it: a seat's review of it.
+            state["record"] = to_record(deal)
         return state
 
     def summary(self) -> dict[str, Any]:

@@ -4,16 +4,25 @@ from its moves."""
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import pytest
 
-from penang_lib.engine.cards import parse_cards
+from penang_lib.engine.bots import forced_move
+from penang_lib.engine.cards import Card, parse_cards
+from penang_lib.engine.deal import Deal
 from penang_lib.engine.match import next_dealer
+from penang_lib.engine.melds import Meld
 from penang_lib.tables.table import (
     MAX_NAME,
     STAND_IN_AFTER,
     STAND_IN_BOT,
     Table,
     TableError,
+    meld_of_state,
+    meld_state,
     read_name,
 )
 from tests.tables.helpers import Clock, play_out
@@ -187,6 +196,7 @@ def test_a_person_away_too_long_is_played_by_a_bot_until_they_come_back() -> Non
             table.move(tokens[deal.turn], table.state(deal.turn)["legal_moves"][0])
     if not deal.is_over:
         assert table.bot_due() == 1 and "legal_moves" not in table.state(1)
+        assert table.state(1)["forced_move"] is None  # the stand-in's business, not the page's
         table.connect(1)
         assert table.bot_due() is None and not seat.standing_in
 
@@ -224,3 +234,97 @@ def test_a_table_built_again_from_its_moves_is_the_same() -> None:
         mine.pop("seats"), theirs.pop("seats")  # connected or away: the restart's news
         assert mine == theirs
     assert again.seat_of(tokens[1]) == 1
+
+
+def secrets_in(state: dict[str, Any], deal: Deal, seat: int | None) -> list[str]:
+    """Cards of the hands `seat` may not see (none of them on the table, none a card a joker on
+    the table stands for, none in `seat`'s own hand) written anywhere in `state`: in the card
+    notation, as a symbol or by name."""
+    public = {c.plain for meld in deal.table for c in meld.cards}
+    public |= set(deal.hand(seat)) if seat is not None else set()
+    for meld in deal.table:
+        for card in meld.cards:
+            if card.is_joker and card.as_rank is not None and card.as_suit is not None:
+                public.add(Card(card.as_rank, card.as_suit))
+    hidden = {c for p in range(deal.players) if p != seat for c in deal.hand(p)}
+    text = json.dumps(state, ensure_ascii=False)
+    found = []
+    for card in sorted((c for c in hidden if not c.is_joker and c not in public), key=str):
+        notation = re.compile(rf"(?<![A-Za-z0-9@]){re.escape(str(card))}(?![A-Za-z0-9])")
+        if card.symbol in text or card.name in text or notation.search(text):
+            found.append(str(card))
+    return found
+
+
+def test_no_state_holds_a_card_of_another_seat_before_the_deal_is_over() -> None:
+    table, tokens = two_people(seed=7)
+    table.start(tokens[0], {2: "greedy", 3: "random"})
+    deal = table.deal
+    assert deal is not None
+    steps = 0
+    while not deal.is_over:
+        for seat in (0, 1, 2, 3, None):
+            assert secrets_in(table.state(seat), deal, seat) == [], (steps, seat)
+        if table.bot_due() is not None:
+            table.play_bot()
+        else:
+            table.move(tokens[deal.turn], table.state(deal.turn)["legal_moves"][0])
+        steps += 1
+    assert steps > 20
+    # The check can fail: once the deal is over every hand is in every state.
+    assert any(secrets_in(table.state(seat), deal, seat) for seat in (0, 1))
+
+
+def test_each_meld_comes_with_its_reading_and_reads_back_as_the_engines_own() -> None:
+    runs = [Meld.run("H", 5, parse_cards("5H 6H JK")), Meld.run("S", 12, parse_cards("QS KS AS"))]
+    sets = [Meld.set_of(9, parse_cards("9S 9H JK")), Meld.set_of(1, parse_cards("AS AH AD"))]
+    for meld in (*runs, *sets):
+        entry = meld_state(meld, 2)
+        assert entry["owner"] == 2 and entry["kind"] == meld.kind.value
+        assert entry["cards"] == str(meld) and "JK " not in entry["cards"] + " "
+        assert meld_of_state(json.loads(json.dumps(entry))) == meld
+    assert meld_state(runs[0], 0) | {"owner": 0} == {
+        "cards": "5H 6H JK@7H",
+        "kind": "run",
+        "owner": 0,
+        "low": 5,
+        "suit": "H",
+    }
+    for wrong in ({"low": 6}, {"suit": "S"}, {"kind": "set"}, {"low": "5"}):
+        with pytest.raises(ValueError):
+            meld_of_state({**meld_state(runs[0], 0), **wrong})
+    table, tokens = two_people(seed=8)
+    table.start(tokens[0])
+    play_out(table, tokens)
+    deal = table.deal
+    assert deal is not None and deal.table
+    melds = table.state(None)["melds"]
+    assert [meld_of_state(m) for m in melds] == list(deal.table)
+    assert [m["owner"] for m in melds] == list(deal.owners)
+
+
+def test_the_seat_to_play_is_told_its_forced_move_and_the_counts_it_may_see() -> None:
+    table, tokens = two_people(seed=9)
+    table.start(tokens[0])
+    deal = table.deal
+    assert deal is not None
+    forced_seen = 0
+    while not deal.is_over:
+        for seat in (0, 1, 2, 3, None):
+            state = table.state(seat)
+            expected = forced_move(deal, seat) if seat is not None else None
+            assert state["forced_move"] == (str(expected) if expected is not None else None)
+            assert state["hand_points"] == [
+                deal.count(p) if p == seat else None for p in range(deal.players)
+            ]
+        forced_seen += table.state(deal.turn)["forced_move"] is not None
+        if table.bot_due() is not None:
+            table.play_bot()
+        else:
+            table.move(tokens[deal.turn], table.state(deal.turn)["legal_moves"][0])
+    assert forced_seen > 0  # Dead or Game came at least once
+    over = table.state(None)
+    assert over["hand_points"] == [deal.count(p) for p in range(deal.players)]
+    assert over["forced_move"] is None
+    before = Table("ACDEF", 2, 1).state(0)
+    assert "forced_move" not in before and "hand_points" not in before

@@ -8,13 +8,17 @@ import json
 import random
 import re
 
+import pandas as pd
+
+from penang_lib.course.review.codec import decode
 from penang_lib.engine.bots import ALL_BOT_NAMES
 from penang_lib.engine.cards import Card, parse_cards
 from penang_lib.tables.protocol import Tables
 from penang_lib.tables.table import Table
-from penang_lib.widgets.controls import Control
+from penang_lib.widgets.controls import Control, label, tooltip
 from penang_lib.widgets.shared import is_shown
-from penang_lib.widgets.together import BOT_WORDS, PlayTogether, Spot, read_query
+from penang_lib.widgets.together import BOT_WORDS, PlayTogether, read_query
+from penang_lib.widgets.together_view import hands_frame
 from penang_lib.widgets.together_wire import InProcess
 from tests.helpers.widgets import text
 from tests.tables.helpers import Clock
@@ -26,7 +30,7 @@ def new_tables() -> Tables:
 
 def person(tables: Tables, name: str, query: str = "") -> PlayTogether:
     page = PlayTogether(InProcess(tables), query=query)
-    page.inputs[Spot.NAME].value = name
+    page.inputs[Control.TABLE_NAME].value = name
     return page
 
 
@@ -34,12 +38,12 @@ def opened(players: int = 4) -> tuple[Tables, PlayTogether, PlayTogether]:
     """Ana opens a table of `players`, Bo joins it by its code."""
     tables = new_tables()
     ana = person(tables, "Ana")
-    ana.inputs[Spot.PLAYERS].value = players
-    ana.buttons[Spot.CREATE].click()
+    ana.inputs[Control.TABLE_PLAYERS].value = players
+    ana.buttons[Control.CREATE_TABLE].click()
     assert ana.table is not None
     bo = person(tables, "Bo")
-    bo.inputs[Spot.CODE].value = ana.table.lower()
-    bo.buttons[Spot.JOIN].click()
+    bo.inputs[Control.TABLE_CODE].value = ana.table.lower()
+    bo.buttons[Control.JOIN_TABLE].click()
     return tables, ana, bo
 
 
@@ -49,7 +53,7 @@ def started(
     tables, ana, bo = opened(players)
     for seat, bot in (bots or {}).items():
         ana.bot_menus[seat].value = bot
-    ana.buttons[Spot.START].click()
+    ana.buttons[Control.START_TABLE].click()
     assert ana.table is not None
     return tables, tables.tables[ana.table], ana, bo
 
@@ -70,11 +74,16 @@ def shown_hand(page: PlayTogether) -> list[str]:
 
 
 def leaked(page: PlayTogether, table: Table, seat: int) -> list[str]:
-    """Cards of the other hands (none of them on the table, none in this seat's hand) found in
-    any synced trait of `page`'s widget tree."""
+    """Cards of the other hands (none of them on the table, none a card a joker on the table
+    stands for, none in this seat's hand) found in any synced trait of `page`'s widget tree."""
     deal = table.deal
     assert deal is not None
     public = {c.plain for meld in deal.table for c in meld.cards} | set(deal.hand(seat))
+    # A joker on the table shows the card it stands for ("JK@2H" is drawn as 2♥).
+    for meld in deal.table:
+        for card in meld.cards:
+            if card.is_joker and card.as_rank is not None and card.as_suit is not None:
+                public.add(Card(card.as_rank, card.as_suit))
     secret = {c for p in range(deal.players) if p != seat for c in deal.hand(p)}
     secret = {c for c in secret if not c.is_joker and c not in public}
     state = state_text(page)
@@ -103,9 +112,27 @@ def test_create_and_join_by_code_show_both_at_one_table() -> None:
     assert "Waiting for Ana to start" in text(bo.turn_view.value)
 
 
+def test_the_pages_controls_are_keyed_by_control_and_worded_by_the_table_of_controls() -> None:
+    page = PlayTogether(InProcess(new_tables()), query="")
+    controls: dict[Control, object] = {**page.inputs, **page.buttons}
+    for control, widget in controls.items():
+        assert getattr(widget, "description", None) == label(control)
+        assert getattr(widget, "tooltip", None) == tooltip(control)
+    # The browser tests find them by these very words.
+    assert {label(c) for c in controls} == {
+        "Your name",
+        "Players",
+        "Table code",
+        "Start a table",
+        "Join",
+        "Start",
+        "Deal again",
+    }
+
+
 def test_a_code_in_the_link_fills_the_code_field() -> None:
     page = PlayTogether(InProcess(new_tables()), query="table=acd34")
-    assert page.inputs[Spot.CODE].value == "ACD34"
+    assert page.inputs[Control.TABLE_CODE].value == "ACD34"
     assert read_query("table=0000&token=<b>").table is None
     assert read_query("table=ACD34&token=<b>").token is None
 
@@ -173,6 +200,32 @@ def test_a_move_through_the_controls_reaches_the_other_seat() -> None:
     assert other.state["events"][-1]["text"] in text(other.events_view.value)
     if move.startswith("meld"):
         assert "No meld on the table yet" not in text(other.table_view.value)
+    # The melds are the engine's own, read back from the state; the counts are the table's.
+    for page in (ana, bo):
+        assert page.position.table == tuple(deal.table)
+        assert page.position.owners == tuple(deal.owners)
+        points = hands_frame(page.state, page.seat)["points"]
+        assert [None if p != page.seat else deal.count(p) for p in range(4)] == [
+            None if pd.isna(v) else int(v) for v in points
+        ]
+
+
+def test_the_dead_and_game_buttons_follow_the_forced_move_the_table_sends() -> None:
+    tables, table, ana, bo = started()
+    bots_play(tables, table)
+    deal = table.deal
+    assert deal is not None
+    mover = ana if deal.turn == 0 else bo
+    state = dict(mover.state)
+    buttons = mover.controls.buttons
+    mover.receive({**state, "forced_move": "dead"})
+    assert is_shown(buttons[Control.DEAD]) and not is_shown(buttons[Control.GAME])
+    assert f"click {label(Control.DEAD)}" in text(mover.controls.message.value)
+    mover.receive({**state, "forced_move": "game"})
+    assert is_shown(buttons[Control.GAME]) and not is_shown(buttons[Control.DEAD])
+    # The page decides nothing from the legal moves itself: no forced move, no such button.
+    mover.receive({**state, "forced_move": None, "legal_moves": ["dead"]})
+    assert not is_shown(buttons[Control.DEAD]) and not is_shown(buttons[Control.GAME])
 
 
 def test_an_illegal_try_shows_the_engines_sentence_and_changes_nothing() -> None:
@@ -196,11 +249,11 @@ def test_an_illegal_try_shows_the_engines_sentence_and_changes_nothing() -> None
 def test_a_name_with_html_is_refused_and_shown_as_text() -> None:
     tables = new_tables()
     page = person(tables, "<b>Ana</b>")
-    page.buttons[Spot.CREATE].click()
+    page.buttons[Control.CREATE_TABLE].click()
     assert page.table is None and not tables.tables
     assert "angle brackets" in text(page.lobby_message.value)
     assert "<b>" not in page.lobby_message.value
-    assert page.inputs[Spot.NAME].value == "<b>Ana</b>"  # a Text's value: shown as text
+    assert page.inputs[Control.TABLE_NAME].value == "<b>Ana</b>"  # a Text's value: shown as text
 
 
 def play_out(tables: Tables, table: Table, pages: dict[int, PlayTogether]) -> None:
@@ -223,7 +276,7 @@ def test_the_deal_played_to_its_end_shows_every_hand_and_the_winner_then_deals_a
     deal = table.deal
     assert deal is not None and deal.is_over
     for page in (ana, bo):
-        assert is_shown(page.scores_view) and is_shown(page.buttons[Spot.AGAIN])
+        assert is_shown(page.scores_view) and is_shown(page.buttons[Control.DEAL_AGAIN])
         words = text(page.scores_view.value)
         assert "wins the deal" in words or "share the win" in words
         hands = page.hands_view.value
@@ -231,9 +284,34 @@ def test_the_deal_played_to_its_end_shows_every_hand_and_the_winner_then_deals_a
             for card in deal.hand(p):
                 assert card.symbol in hands or card.is_joker
         assert not is_shown(page.controls.hand_panel.box)
-    bo.buttons[Spot.AGAIN].click()
+        assert page.position.table == tuple(deal.table) and deal.table
+        points = hands_frame(page.state, page.seat)["points"]
+        assert [int(v) for v in points] == [deal.count(p) for p in range(3)]
+    bo.buttons[Control.DEAL_AGAIN].click()
     assert table.deal_number == 2 and not table.deal.is_over  # type: ignore[union-attr]
     assert ana.state["deal_number"] == 2 and not is_shown(ana.scores_view)
+
+
+def test_each_seat_opens_the_review_of_the_finished_deal_from_its_own_seat() -> None:
+    tables, table, ana, bo = started(players=3, bots={2: "greedy"})
+    watcher = person(tables, "", query=f"table={ana.table}&watch=1")
+    play_out(tables, table, {0: ana, 1: bo})
+    deal = table.deal
+    assert deal is not None and deal.is_over
+    for seat, page in ((0, ana), (1, bo)):
+        found = re.search(
+            r'href="08_play\.ipynb\?review=([A-Za-z0-9_-]+)"[^>]*>Review this deal from your seat',
+            page.scores_view.value,
+        )
+        assert found, page.scores_view.value
+        linked = decode(found.group(1))
+        assert linked.seat == seat
+        assert [str(m) for m in linked.deal.move_stack] == [str(m) for m in deal.move_stack]
+        assert linked.deal.scores == deal.scores and linked.deal.names == deal.names
+        # The greedy bot keeps its name; the other person is played on by the careful bot.
+        expected = {0: ("careful", "greedy"), 1: ("greedy", "careful")}[seat]
+        assert linked.bots == expected
+    assert is_shown(watcher.scores_view) and "review=" not in watcher.scores_view.value
 
 
 def test_resume_by_the_token_of_the_own_link_gives_the_same_seat() -> None:
