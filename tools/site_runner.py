@@ -197,3 +197,23 @@ def wait_ready(server: Server, notebooks: set[str], timeout: float = 240) -> Non
         f"the server did not get ready in {timeout:.0f} s; pools filled: "
         f"{sorted(server.pools_filled())}\n" + "\n".join(server.log[-20:])
     )
+
+
+TABLES_LINE = re.compile(r"^Tables: (ws://127\.0\.0\.1:\d+/(?:[\w./-]*/)?penang/tables)$")
+"""The line a server (the site, or the service alone) prints once its table service answers."""
+
+
+def tables_address(server: Server, timeout: float = 60) -> str:
+    """The table service's address, from the `Tables:` line of `server`'s log. Raises
+    RuntimeError with the log's tail when none comes within `timeout` seconds or the server
+    stops first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for line in list(server.log):
+            found = TABLES_LINE.match(line)
+            if found:
+                return found.group(1)
+        if server.process.poll() is not None:
+            break
+        time.sleep(0.2)
+    raise RuntimeError("no 'Tables:' line in the log:\n" + "\n".join(server.log[-20:]))

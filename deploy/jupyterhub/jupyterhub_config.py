@@ -21,6 +21,8 @@ and changes only the login, the spawner and the address (see there).
 import os
 import sys
 
+from penang_lib.tables.address import HUB_SERVICE, TABLES_PAGE_PATH_ENV, TABLES_PATH, TABLES_URL_ENV
+
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by traitlets)
 
 # The programs the Hub runs (jupyterhub-singleuser for each learner, the Hub's proxy
@@ -65,6 +67,34 @@ c.JupyterHub.services = [
         ],
     }
 ]
+
+# Play together (lesson 12): one table service for the whole hub, so that learners, each on a
+# server of their own, sit at the same tables. The Hub starts it and passes
+# <hub>/services/penang-tables/ to it (its websocket: .../penang/tables, which the teacher's page
+# opens from the browser). The learners' kernels reach it directly, on this machine, through
+# PENANG_TABLES_URL; with it set, a learner's site runs no service of its own. Its tables are
+# kept in tables.sqlite in the Hub's folder (where jupyterhub was started), so a restarted
+# Hub gives every table back. PENANG_TABLES_PORT (default 8870) changes its port.
+TABLES_PORT = int(os.environ.get("PENANG_TABLES_PORT", "8870"))
+TABLES_SOCKET = f"/services/{HUB_SERVICE}/{TABLES_PATH}"
+c.JupyterHub.services.append(
+    {
+        "name": HUB_SERVICE,
+        "url": f"http://127.0.0.1:{TABLES_PORT}",
+        "command": [
+            sys.executable,
+            "-m",
+            "penang_lib.site.tables_service",
+            f"--port={TABLES_PORT}",
+            f"--journal={os.path.join(os.getcwd(), 'tables.sqlite')}",
+        ],
+    }
+)
+c.Spawner.environment = {
+    TABLES_URL_ENV: f"ws://127.0.0.1:{TABLES_PORT}{TABLES_SOCKET}",
+    TABLES_PAGE_PATH_ENV: TABLES_SOCKET,
+}
+
 c.JupyterHub.load_roles = [
     {
         "name": "idle-culler",

@@ -347,12 +347,18 @@ class SiteVoila(Voila):  # type: ignore[misc]
         return out
 
     def _tables_routes(self) -> list[Any]:
-        """The table service's websocket (issue 32), its tables built again from the journal."""
+        """The table service's websocket (issue 32), its tables built again from the journal;
+        none when a JupyterHub's service was given (`TABLES_URL_ENV` naming another server)."""
         from jupyter_server.utils import url_path_join
 
         from penang_lib.site.tables import TABLES_PATH, TableService, TablesSocket
         from penang_lib.tables.address import TABLES_URL_ENV
 
+        given = os.environ.get(TABLES_URL_ENV, "").strip()
+        if given and not given.startswith(f"ws://127.0.0.1:{self.port}/"):
+            self.log.info("Penang site: the tables are the service at %s", given)
+            self._tables_outside = given
+            return []
         try:
             service = TableService.from_environment()
         except Exception:
@@ -360,37 +366,34 @@ class SiteVoila(Voila):  # type: ignore[misc]
             return []
         self._tables = service
         pattern = url_path_join(self.server_url or self.base_url, TABLES_PATH)
-        # The lessons' kernels, started by this server from now on, find the service here
-        # (a JupyterHub's service sets its own address before the server starts).
+        # The lessons' kernels, started by this server from now on, find the service here.
         here = f"ws://127.0.0.1:{self.port}{url_path_join(self.base_url, TABLES_PATH)}"
         os.environ.setdefault(TABLES_URL_ENV, here)
         return [(pattern, TablesSocket, {"service": service})]
 
     async def _announce_tables(self) -> None:
         """Start the tables' bots, then ask the service for its tables as a client would, and
-        print its address once it answers (`Tables: ws://...`, read by outside clients)."""
+        print its address once it answers (`Tables: ws://...`, read by outside clients). A
+        JupyterHub's service is asked the same, and its address printed."""
         from jupyter_server.utils import url_path_join
-        from tornado.websocket import websocket_connect
 
         from penang_lib.site.tables import TABLES_PATH
 
+        outside: str | None = getattr(self, "_tables_outside", None)
         service = getattr(self, "_tables", None)
-        if service is None:
+        if outside is not None:
+            url = local = outside
+        elif service is not None:
+            service.start()
+            path = url_path_join(self.base_url, TABLES_PATH)
+            url = f"ws://{self.ip}:{self.port}{path}"
+            local = f"ws://127.0.0.1:{self.port}{path}" if self.ip in ("0.0.0.0", "") else url
+        else:
             return
-        service.start()
-        path = url_path_join(self.base_url, TABLES_PATH)
-        url = f"ws://{self.ip}:{self.port}{path}"
-        local = f"ws://127.0.0.1:{self.port}{path}" if self.ip in ("0.0.0.0", "") else url
-        try:
-            socket = await websocket_connect(local)
-            socket.write_message(json.dumps({"type": "list"}))
-            answer = await socket.read_message()
-            socket.close()
-        except Exception as error:
-            self.log.error("Penang site: the table service does not answer: %s", error)
-            return
-        if answer is not None and json.loads(answer).get("type") == "tables":
+        if await tables_answer(local):
             print(f"Tables: {url}", flush=True)  # not for learners: the teacher's terminal
+        else:
+            self.log.error("Penang site: the table service at %s does not answer", local)
 
     def listen(self) -> None:
         from tornado.ioloop import IOLoop
@@ -402,6 +405,20 @@ class SiteVoila(Voila):  # type: ignore[misc]
             listen = self.app.listen  # Voila calls it as listen(port, ip)
             self.app.listen = lambda *args, **kwargs: listen(*args, backlog=BACKLOG, **kwargs)
         super().listen()
+
+
+async def tables_answer(url: str) -> bool:
+    """Whether the table service at `url` answers a `list` with its tables."""
+    from tornado.websocket import websocket_connect
+
+    try:
+        socket = await websocket_connect(url)
+        socket.write_message(json.dumps({"type": "list"}))
+        answer = await socket.read_message()
+        socket.close()
+    except Exception:
+        return False
+    return answer is not None and json.loads(answer).get("type") == "tables"
 
 
 LESSONS_LIST = "README.md"

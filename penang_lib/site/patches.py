@@ -362,6 +362,7 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
 
     from penang_lib.site.serve import RULES_PAGE, TABLES_PAGE, TOGETHER_PAGE
     from penang_lib.site.tables import TABLES_PATH
+    from penang_lib.tables.address import tables_page_path
 
     class RuleSheetHandler(VoilaTreeHandler):  # type: ignore[misc]
         def initialize(self, **kwargs: Any) -> None:
@@ -387,6 +388,7 @@ def _rule_sheet_handler() -> type[web.RequestHandler]:
                         "tables.html",
                         page_title="Open tables",
                         tables_path=TABLES_PATH,
+                        tables_socket=tables_page_path() or "",
                         together_page=TOGETHER_PAGE,
                     )
                 )

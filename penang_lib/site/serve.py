@@ -512,8 +512,10 @@ def serve(
     os.chdir(LESSONS)
     env = voila_env(class_size=class_size, lessons=chosen)
     # The lessons' kernels find the table service here, the preheated ones too (they start
-    # before the server's handlers are made).
-    env[TABLES_URL_ENV] = f"ws://127.0.0.1:{port}{prefix}{TABLES_PATH}"
+    # before the server's handlers are made); unless a JupyterHub runs the service for the
+    # whole hub and said where (its `Spawner.environment`): then the site runs none.
+    if not os.environ.get(TABLES_URL_ENV, "").strip():
+        env[TABLES_URL_ENV] = f"ws://127.0.0.1:{port}{prefix}{TABLES_PATH}"
     if bot_pause is not None:
         env[BOT_PAUSE_ENV] = repr(float(bot_pause))
     if tables_journal is not None:

@@ -33,8 +33,9 @@ AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 
 @pytest.fixture(scope="session")
 def site() -> Iterator[Server]:
-    """The real site, every lesson with one preheated kernel."""
-    server = start_site(pool=1)
+    """The real site, every lesson with one preheated kernel; the bots at its tables wait
+    0.2 s before a move (1 s by default, for people to follow them)."""
+    server = start_site(pool=1, extra=["--bot-pause", "0.2"])
     try:
         wait_ready(server, {lesson["file"] for lesson in catalogue()})
     except RuntimeError as error:

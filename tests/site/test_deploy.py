@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlparse
 
 import psutil  # type: ignore[import-untyped]
 import pytest
@@ -50,6 +50,12 @@ from penang_lib.site.serve import (
     catalogue,
     class_lessons,
     normal_base_url,
+)
+from penang_lib.tables.address import (
+    HUB_SERVICE,
+    TABLES_PAGE_PATH_ENV,
+    TABLES_PATH,
+    TABLES_URL_ENV,
 )
 from tests.checkout import REPO
 from tests.helpers.project import environment, pyproject
@@ -303,7 +309,9 @@ def test_single_host_hub_config_makes_the_site_each_learners_default_page() -> N
     config = hub_config()
     assert config.Spawner.default_url == f"/{proxy.NAME}/"
     kernel_cull = site_config().MappingKernelManager.cull_idle_timeout
-    (culler,) = config.JupyterHub.services
+    services = {service["name"]: service for service in config.JupyterHub.services}
+    assert set(services) == {"idle-culler", HUB_SERVICE}
+    culler = services["idle-culler"]
     timeout = next(arg for arg in culler["command"] if arg.startswith("--timeout="))
     assert int(timeout.split("=")[1]) > kernel_cull
     (role,) = config.JupyterHub.load_roles
@@ -315,6 +323,25 @@ def test_single_host_hub_config_makes_the_site_each_learners_default_page() -> N
         package = PLATFORM_PROGRAMS[program]
         assert package in readme and package in docstring, f"install {package} for {program}"
         assert program in readme or program == package.replace("-", "_"), program
+
+
+def test_the_hub_runs_one_table_service_that_every_learners_kernel_and_page_find() -> None:
+    """Play together on a hub (issue 32): the Hub runs the table service (its journal in the
+    Hub's folder) and passes its prefix to it; every learner's server is told where it is, for
+    the kernels (on this machine) and for the pages (on the hub's own host)."""
+    config = hub_config()
+    (tables,) = [s for s in config.JupyterHub.services if s["name"] == HUB_SERVICE]
+    port = urlparse(tables["url"]).port
+    assert urlparse(tables["url"]).hostname == "127.0.0.1"
+    command = tables["command"]
+    assert command[:3] == [sys.executable, "-m", "penang_lib.site.tables_service"]
+    assert f"--port={port}" in command
+    assert f"--journal={os.path.join(os.getcwd(), 'tables.sqlite')}" in command
+    socket = f"/services/{HUB_SERVICE}/{TABLES_PATH}"
+    assert config.Spawner.environment == {
+        TABLES_URL_ENV: f"ws://127.0.0.1:{port}{socket}",
+        TABLES_PAGE_PATH_ENV: socket,
+    }
 
 
 def test_the_hub_finds_its_programs_without_the_environment_on_its_path(

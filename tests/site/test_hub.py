@@ -13,6 +13,12 @@ cookies and localStorage, as on a shared school computer). Each lands on the sit
 lesson 1 and gets an answer from its meld checker, which runs in their own kernel behind their
 own server; the lesson's "All lessons" link leads back to the learner's landing page. bob's
 landing page shows nothing of alice's progress.
+
+Play together on the Hub (issue 32): the Hub runs the table service of the config once, for
+every learner; ana starts a table from her own server's page, bo follows the link she shares
+(through the Hub, to the same page on *his* server) and joins; both get their hands; the
+teacher's page, in ana's browser, lists the table through the Hub's proxy; the table is kept
+in the Hub's folder.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -33,7 +40,10 @@ import psutil  # type: ignore[import-untyped]
 import pytest
 from playwright.sync_api import Browser, Page
 
+from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
+from penang_lib.tables.address import HUB_SERVICE, TABLES_PATH
 from tests.checkout import REPO
+from tests.helpers.together import join_and_start
 from tools.site_runner import free_port
 
 TRIAL_CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_trial_config.py"
@@ -54,6 +64,7 @@ class Hub:
     url: str
     process: subprocess.Popen[bytes]
     log: Path
+    folder: Path
 
     def text(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
@@ -102,7 +113,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
             pytrace=False,
         )
     folder = tmp_path_factory.mktemp("hub")
-    port, hub_port, api_port = free_port(), free_port(), free_port()
+    port, hub_port, api_port, tables_port = free_port(), free_port(), free_port(), free_port()
     jupyterhub = Path(sys.executable).parent / "jupyterhub"
     command = [
         str(jupyterhub),
@@ -120,12 +131,13 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         if name not in {"VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR"}
     }
     env["PATH"] = SYSTEM_PATH
+    env["PENANG_TABLES_PORT"] = str(tables_port)
     log = folder / "hub.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT
         )
-    hub = Hub(f"http://127.0.0.1:{port}/", process, log)
+    hub = Hub(f"http://127.0.0.1:{port}/", process, log, folder)
     try:
         wait_answering(hub)
         yield hub
@@ -216,3 +228,46 @@ def test_two_learners_on_one_browser_each_get_their_own_site_and_progress(
         assert re.search(rf"User {name} took [\d.]+ seconds to start", log), log[-4000:]
     assert "Penang site ready: no kernels are kept ready" in log
     assert "finish() called twice" not in log and "Penang site starting" not in log
+
+
+def test_two_learners_on_their_own_servers_sit_at_one_table_of_the_hubs_service(
+    hub: Hub, browser: Browser
+) -> None:
+    ana_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    bo_context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        ana = ana_context.new_page()
+        ana_site = log_in(ana, hub, "ana")
+        ana.goto(f"{ana_site}voila/render/{TOGETHER_PAGE}", wait_until="load", timeout=START_MS)
+        ana.get_by_label("Your name").fill("Ana", timeout=START_MS)
+        ana.get_by_role("button", name="Start a table").click()
+        summary = ana.locator("div.penang-summary", has_text="Table code:")
+        summary.wait_for(timeout=60_000)
+        found = re.search(r"Table code: ([A-Z0-9]{5})", summary.inner_text())
+        assert found, summary.inner_text()
+        code = found.group(1)
+        # The link ana shares leads through the Hub to the page on the server of whoever opens it.
+        shared = summary.locator("a").first.get_attribute("href") or ""
+        assert shared == f"/hub/user-redirect/penang/voila/render/{TOGETHER_PAGE}?table={code}"
+
+        bo = bo_context.new_page()
+        bo_site = log_in(bo, hub, "bo")
+        bo.goto(hub.url + shared.lstrip("/"), wait_until="load", timeout=START_MS)
+        assert bo.url.startswith(f"{bo_site}voila/render/{TOGETHER_PAGE}"), bo.url
+        join_and_start(ana, bo, code)
+
+        # The teacher's page of ana's site reaches the Hub's service from the browser.
+        ana.goto(ana_site + TABLES_PAGE, wait_until="load")
+        ana.locator("#tables tbody tr", has_text=code).wait_for(timeout=60_000)
+    finally:
+        ana_context.close()
+        bo_context.close()
+    # One service for the whole Hub, which both learners' sites (and so their kernels) used:
+    # each site announced the Hub's service, and ran none of its own.
+    service = f"/services/{HUB_SERVICE}/{TABLES_PATH}"
+    announced = re.findall(r"^Tables: (ws://127\.0\.0\.1:\d+)(/\S*)$", hub.text(), re.MULTILINE)
+    assert {path for _, path in announced} == {service}, announced
+    assert len(announced) >= 3 and len(set(announced)) == 1
+    with sqlite3.connect(hub.folder / "tables.sqlite") as journal:
+        names = journal.execute("SELECT name FROM seats WHERE code = ?", (code,)).fetchall()
+    assert {"Ana", "Bo"} <= {name for (name,) in names}

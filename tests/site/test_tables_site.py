@@ -13,9 +13,9 @@ from websockets.sync.client import connect
 
 from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
 from tests.helpers.browser import axe_violations
-from tests.helpers.tables import tables_address, until
+from tests.helpers.tables import until
 from tests.site.conftest import open_page
-from tools.site_runner import Server, free_port, start, start_site, wait_ready
+from tools.site_runner import Server, free_port, start, start_site, tables_address, wait_ready
 
 
 def test_serve_prints_the_tables_address_once_it_answers(site: Server) -> None:

@@ -16,15 +16,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from penang_lib.site.serve import TABLES_PAGE, TOGETHER_PAGE
 from tests.helpers.browser import axe_violations
-from tests.helpers.tables import tables_address, until
+from tests.helpers.tables import until
+from tests.helpers.together import hand, join_and_start
 from tests.site.conftest import lesson_url, open_page
-from tools.site_runner import Server
-
-
-def hand(page: Page) -> list[str]:
-    """The cards of the page's own hand (its card toggles), as the page names them."""
-    toggles = page.locator(".penang-together .penang-hand button")
-    return sorted(toggles.nth(i).inner_text() for i in range(toggles.count()))
+from tools.site_runner import Server, tables_address
 
 
 def latest(line: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
@@ -60,16 +55,8 @@ def test_two_people_play_one_table_from_two_browsers(
         table = code.group(1)
         bo_visit = open_page(other, lesson_url(site, TOGETHER_PAGE, f"?table={table}"))
         bo = bo_visit.page
-        assert bo.get_by_label("Table code").input_value() == table
-        bo.get_by_label("Your name").fill("Bo")
-        bo.get_by_role("button", name="Join").click()
-        bo.locator(".penang-seats", has_text="you, here").wait_for(timeout=60_000)
-        ana.locator(".penang-seats", has_text="Bo").wait_for(timeout=60_000)
-        ana.get_by_role("button", name="Start", exact=True).click()
-        for page in (ana, bo):
-            page.locator(".penang-together .penang-hand button").first.wait_for(timeout=60_000)
-        ana_cards, bo_cards = hand(ana), hand(bo)
-        assert len(ana_cards) == len(bo_cards) == 20 and ana_cards != bo_cards
+        join_and_start(ana, bo, table)
+        bo_cards = hand(bo)
         # Bo reloads from his own link: the same seat, the same hand.
         link = own_link(bo)
         token = parse_qs(urlparse(link).query)["token"][0]
