@@ -48,6 +48,7 @@ from tools.load import (
     Outcome,
     Think,
     close_pages,
+    cpu_seconds,
     kernel_processes,
     memory_mb,
     percentile,
@@ -162,16 +163,9 @@ class CpuClock:
         self.start = self._now()
 
     def _now(self) -> tuple[float, float, float]:
-        def cpu(process: psutil.Process) -> float:
-            try:
-                times = process.cpu_times()
-                return float(times.user + times.system)
-            except psutil.Error:
-                return 0.0
-
         server = psutil.Process(self.server.process.pid)
-        kernels = sum(cpu(p) for p in kernel_processes(self.server).values())
-        return cpu(server), kernels, cpu(psutil.Process())
+        kernels = sum(cpu_seconds(p) for p in kernel_processes(self.server).values())
+        return cpu_seconds(server), kernels, cpu_seconds(psutil.Process())
 
     def spent(self) -> str:
         now = self._now()
@@ -430,6 +424,15 @@ Scenario = Callable[[Path, int, float, int, float], Figures]
 
 
 def main(argv: list[str] | None = None) -> int:
+    # `--tables N`: the tables of issue 32 instead of the classes (benchmarks/tables_load.py),
+    # with the options it reads.
+    tables = argparse.ArgumentParser(add_help=False)
+    tables.add_argument("--tables", type=int)
+    chosen, rest = tables.parse_known_args(argv)
+    if chosen.tables is not None:
+        from benchmarks import tables_load
+
+        return tables_load.main(["--tables", str(chosen.tables), *rest])
     parser = argparse.ArgumentParser(description="Two classes on one small machine.")
     parser.add_argument("--learners", type=int, default=30, help="per class (1 to 40)")
     parser.add_argument("--spread", type=float, default=1.0, help="arrivals within S seconds")
@@ -444,6 +447,14 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         choices=["one", "two"],
         help="one scenario only: one class, or two classes (default both)",
+    )
+    parser.add_argument(
+        "--tables",
+        type=int,
+        metavar="N",
+        help="N tables of people playing together instead (issue 32; its options are those of "
+        "python -m benchmarks.tables_load: --players, --deals, --pace, --seed, --spread, "
+        "--timeout, --service)",
     )
     args = parser.parse_args(argv)
     if not 1 <= args.learners <= 40:

@@ -225,6 +225,15 @@ def kernel_processes(server: Server) -> dict[str, psutil.Process]:
     return out
 
 
+def cpu_seconds(process: psutil.Process) -> float:
+    """The CPU time (user and system) `process` has spent, 0 once it is gone."""
+    try:
+        times = process.cpu_times()
+        return float(times.user + times.system)
+    except psutil.Error:
+        return 0.0
+
+
 def memory_mb(process: psutil.Process) -> float:
     """A process's own memory (USS where the system gives it, else RSS), in MB."""
     try:

@@ -143,6 +143,10 @@ class TablesSocket(WebSocketHandler):
         return 16 * MAX_MESSAGE
 
     def open(self, *args: Any, **kwargs: Any) -> None:
+        # Each state goes out at once: with Nagle's algorithm (tornado's default for a
+        # websocket) a state to a seat that sent nothing lately waited for a delayed
+        # acknowledgement, about 35 ms a move when people play fast (benchmarks.tables_load).
+        self.set_nodelay(True)
         self.client = self.service.tables.connect(self._send)
 
     def on_message(self, message: str | bytes) -> None:
