@@ -34,7 +34,7 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -315,12 +315,16 @@ def one_class(root: Path, learners: int, spread: float, clicks: int, timeout: fl
     return figures
 
 
-def lesson_memory(server: Server, timeout: float) -> dict[str, float]:
-    """One learner opens each lesson in turn: its kernel's memory (MB), by lesson number."""
+def lesson_memory(
+    server: Server, timeout: float, files: Sequence[str] | None = None
+) -> dict[str, float]:
+    """One learner opens each lesson in turn (or each of `files`): its kernel's memory (MB), by
+    lesson number."""
+    lessons = [lesson for lesson in catalogue() if files is None or lesson["file"] in files]
 
     async def each() -> dict[str, float]:
         found = {}
-        for lesson in catalogue():
+        for lesson in lessons:
             learner = Learner(server.url, timeout=timeout)
             await learner.open(f"voila/render/{lesson['file']}")
             await learner.settle(1.0)

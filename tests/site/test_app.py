@@ -16,13 +16,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext
 from tornado.httpclient import AsyncHTTPClient
 from tornado.web import Application, StaticFileHandler
 
 from penang_lib.site import app
 from penang_lib.site.patches import target_problem
-from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 
@@ -190,23 +188,7 @@ def test_a_class_worth_of_connections_waits_for_a_busy_server(site: Server) -> N
 
 
 # -- Voila's script chunks in one request --------------------------------------------------------
-CHUNK = re.compile(r"/voila/static/(\d+)\.voila\.js")
-
-
-@pytest.mark.parametrize(
-    "lesson", ["01_deck_and_deal.ipynb", "10_strategy_lab.ipynb", "11_puzzles.ipynb"]
-)
-def test_a_lesson_page_loads_voilas_chunks_in_one_request_and_works(
-    site: Server, context: BrowserContext, lesson: str
-) -> None:
-    fetched: list[str] = []
-    context.on("request", lambda request: fetched.append(request.url))
-    visit = open_page(context, lesson_url(site, lesson))
-    own = sorted(int(m.group(1)) for url in fetched if (m := CHUNK.search(url)))
-    assert own == [], f"the page fetched chunks of its own; add them to PAGE_CHUNKS: {own}"
-    assert [url for url in fetched if url.endswith(app.CHUNKS_PATH)] == [site.url + app.CHUNKS_PATH]
-    assert visit.errors == [] and visit.outside == []
-    assert visit.page.locator(".penang-kit").first.is_visible()
+# Every lesson page fetches them in one request: tests/site/test_pages.py checks it on each.
 
 
 def test_the_chunks_file_holds_every_page_chunk_as_voila_ships_it(site: Server) -> None:

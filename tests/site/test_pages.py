@@ -10,12 +10,15 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext
 
+from penang_lib.site import app
 from penang_lib.site.serve import catalogue
 from tests.helpers.browser import axe_violations, error_outputs
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server
 
 LESSONS = [lesson["file"] for lesson in catalogue()]
+CHUNK = re.compile(r"/voila/static/(\d+)\.voila\.js")
+"""A script chunk of Voila's, fetched on its own."""
 
 
 def test_the_landing_page_lists_every_lesson_in_order(
@@ -45,8 +48,14 @@ def test_the_stock_file_tree_is_replaced_by_the_landing_page(site: Server) -> No
 
 @pytest.mark.parametrize("file", LESSONS)
 def test_a_lesson_loads_clean_and_offline(site: Server, context: BrowserContext, file: str) -> None:
+    fetched: list[str] = []
+    context.on("request", lambda request: fetched.append(request.url))
     visit = open_page(context, lesson_url(site, file))
     page = visit.page
+    # Voila's script chunks come in one request, the site's file of them (penang_lib.site.app).
+    own = sorted(int(m.group(1)) for url in fetched if (m := CHUNK.search(url)))
+    assert own == [], f"the page fetched chunks of its own; add them to PAGE_CHUNKS: {own}"
+    assert [url for url in fetched if url.endswith(app.CHUNKS_PATH)] == [site.url + app.CHUNKS_PATH]
     assert error_outputs(page) == []
     assert visit.outside == [], f"{file} fetched from outside 127.0.0.1: {visit.outside}"
     assert visit.errors == []

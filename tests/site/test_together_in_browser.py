@@ -1,7 +1,8 @@
 """The Play together page in a real browser (issue 32): two browser contexts, two people, start
 a table and join it, bots in the other seats; each sees only their own hand; one reloads from
 their own link mid-deal and gets their seat back; the deal, played on to its end through the
-service by the same seats' tokens, ends on both pages with every hand shown; the teacher's page
+service by the same seats' tokens, ends on both pages with every hand shown and a link to each
+seat's own review; a name with markup is refused and never drawn as HTML; the teacher's page
 lists the table; no request leaves 127.0.0.1."""
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ from tests.helpers.tables import until
 from tests.helpers.together import hand, join_and_start
 from tests.site.conftest import lesson_url, open_page
 from tools.site_runner import Server, tables_address
+
+HOSTILE_NAME = "<img src=x onerror=q9=1>"
+"""A name (of 24 characters, the most a name may have) that would run a script setting
+`window.q9`, if a page ever drew it as HTML."""
 
 
 def latest(line: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
@@ -55,6 +60,13 @@ def test_two_people_play_one_table_from_two_browsers(
         table = code.group(1)
         bo_visit = open_page(other, lesson_url(site, TOGETHER_PAGE, f"?table={table}"))
         bo = bo_visit.page
+        # A name with markup is refused in one sentence, and nothing of it runs or is drawn.
+        bo.get_by_label("Your name").fill(HOSTILE_NAME)
+        bo.get_by_role("button", name="Join").click()
+        bo.get_by_text("no angle brackets").wait_for(timeout=60_000)
+        assert bo.get_by_label("Your name").input_value() == HOSTILE_NAME
+        assert bo.evaluate("() => typeof window.q9 === 'undefined'")
+        assert bo.locator("img[src='x']").count() == 0
         join_and_start(ana, bo, table)
         bo_cards = hand(bo)
         # Bo reloads from his own link: the same seat, the same hand.
@@ -91,6 +103,8 @@ def test_two_people_play_one_table_from_two_browsers(
         for page in (ana, bo):
             page.get_by_role("button", name="Deal again").wait_for(timeout=60_000)
             assert "Ana" in page.locator(".penang-scores").inner_text()
+            review = page.get_by_role("link", name="Review this deal from your seat")
+            assert (review.get_attribute("href") or "").startswith("08_play.ipynb?review=")
         teacher = open_page(context, site.url + TABLES_PAGE, widgets=False).page
         teacher.locator("#tables tbody tr", has_text=table).wait_for(timeout=60_000)
         for visit in (ana_visit, bo_visit):
