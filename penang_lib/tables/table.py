@@ -570,6 +570,7 @@ class Table:
                 "passport": list(deal.passport),
                 "status": [st.value for st in deal.status],
                 "actions": deal.actions,
+                "move_number": len(deal.move_stack),
                 # The count of each hand this seat may see: its own; every one once it is over.
                 "hand_points": [
                     deal.count(p) if over or p == seat else None for p in range(deal.players)

@@ -127,6 +127,11 @@ def test_the_legal_moves_go_to_the_seat_to_play_only() -> None:
     assert seat in tokens
     assert table.state(seat)["legal_moves"] == [str(m) for m in deal.legal_moves][:400]
     assert "legal_moves" not in table.state(1 - seat)
+    # Every seat and a spectator can tell which move a state follows.
+    before = {s["move_number"] for s in (table.state(0), table.state(1), table.state(None))}
+    assert before == {len(deal.move_stack)}
+    table.move(tokens[seat], table.state(seat)["legal_moves"][0])
+    assert table.state(1 - seat)["move_number"] == before.pop() + 1
 
 
 def test_a_move_out_of_turn_with_a_wrong_token_or_illegal_changes_nothing() -> None:
@@ -170,6 +175,7 @@ def test_a_whole_match_deal_then_the_next_dealer_by_the_rule_book() -> None:
     table.deal_again(tokens[1])
     second = table.deal
     assert second is not None and second is not deal and table.deal_number == 2
+    assert table.state(0)["move_number"] == 0  # counted afresh in each deal
     assert second.dealer == next_dealer(
         deal.dealer, deal.scores, deal.winners, table.rules.dealer_system
     )
