@@ -50,6 +50,7 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
+from penang_lib.course.review.codec import read_people
 from penang_lib.data import frames
 from penang_lib.engine.bots import (
     Bot,
@@ -257,6 +258,8 @@ class PlayTable(KitWidget):
         self.review_box.add_class("penang-play-review")
         show(self.review_box, False)
         self._reviewed: tuple[Deal, int] | None = None
+        self._people: tuple[int, ...] = ()
+        """Other seats a person played, in a deal shown by `show_finished`."""
         """The deal and seat the review shows (None: not the deal on the table)."""
         self._listen()
         mine = [self.hand_panel.box, self.action_bar.box, self.message, self.bot_bar.box]
@@ -467,7 +470,7 @@ class PlayTable(KitWidget):
             or shown_now[1] != self.seat
             or step is not None
         ):
-            self.review.show_deal(self.deal, self.seat, self._bot_spec, step)
+            self.review.show_deal(self.deal, self.seat, self._bot_spec, step, self._people)
             self._reviewed = (self.deal, self.seat)
         show(self.review_box, True)
         return self.review
@@ -477,16 +480,25 @@ class PlayTable(KitWidget):
         the learner's seat: no widget may hold a card of a hand that is hidden now."""
         show(self.review_box, False)
         self._reviewed = None
+        self._people = ()
         self.review.show_deal(self.deal.root(), self.seat, self._bot_spec)
 
     def show_finished(
-        self, deal: Deal, seat: int, bots: str | Sequence[str], lead: str = ""
+        self,
+        deal: Deal,
+        seat: int,
+        bots: str | Sequence[str],
+        lead: str = "",
+        people: Sequence[int] = (),
     ) -> None:
         """Show a finished `deal` (e.g. from a review link) with the learner at `seat` and the
-        other seats played by `bots`, `lead` (a sentence) first in the message."""
+        other seats played by `bots`, `lead` (a sentence) first in the message. `people` are
+        other seats a person played (a table played together): their review shows no bot's
+        reason for their moves."""
         if not isinstance(deal, Deal) or not deal.is_over:
             raise ValueError("show_finished shows a deal that is over")
         seat = require_whole(seat, "seat", 0, deal.players - 1)
+        others = read_people(people, deal.players, seat)
         self._bot_spec = self._mix = bots
         self._live = False  # the seat and the deal change together: checked as one
         try:
@@ -497,6 +509,7 @@ class PlayTable(KitWidget):
         self.controls.hint.forget()
         self._seat_bots(bots)
         self._close_review()
+        self._people = others
         self._show_start(paragraph(require_text(lead, "lead")) if lead else "")
 
     def tell(self, sentence: str) -> None:

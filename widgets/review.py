@@ -224,14 +224,16 @@ class DealReview(KitWidget):
         seat: int | None = None,
         bots: str | Sequence[str] | None = None,
         step: int | None = None,
+        people: Sequence[int] = (),
     ) -> None:
         """Review another deal in the same widgets (the seat and bots kept unless given), at
-        `step` (default: the start of the learner's first turn). Bad arguments raise and change
-        nothing."""
+        `step` (default: the start of the learner's first turn); `people` are the other seats
+        a person played. Bad arguments raise and change nothing."""
         review = Review(
             deal,
             self.review.seat if seat is None else seat,
             self.review.bots if bots is None else bots,
+            people,
         )
         start = _first_step(review) if step is None else step
         old, old_seat = self.review, self.stepper.seat
@@ -443,7 +445,7 @@ def open_review_link(table: PlayTable, query: str | None = None) -> str:
     except ReviewLinkError as error:
         table.tell(str(error))
         return str(error)
-    table.show_finished(linked.deal, linked.seat, linked.bots, LINKED)
+    table.show_finished(linked.deal, linked.seat, linked.bots, LINKED, linked.people)
     step = review_step(query)
     steps = len(linked.deal.move_stack)
     table.open_review(step if step is not None and step <= steps else None)

@@ -299,7 +299,8 @@ def scores_html(state: State) -> str:
 def review_html(state: State, seat: int | None) -> str:
     """The link to lesson 8's review of a finished deal from `seat` (a seat's own: a spectator
     gets none), or "" when the state holds no deal that replays. A person's seat counts as the
-    careful bot where the review plays a turn on."""
+    careful bot where the review plays a turn on, and is named among the review's `people`, so
+    that no bot's reason is put in a person's mouth."""
     record = state.get("record")
     if seat is None or not isinstance(record, dict):
         return ""
@@ -308,12 +309,15 @@ def review_html(state: State, seat: int | None) -> str:
     except (RecordError, TypeError, ValueError):
         return ""
     seats = state.get("seats") or []
-    bots = []
+    bots, people = [], []
     for step in range(1, deal.players):
-        other = seats[(seat + step) % deal.players] if len(seats) == deal.players else {}
+        place = (seat + step) % deal.players
+        other = seats[place] if len(seats) == deal.players else {}
         named = other.get("bot") if other.get("kind") == "bot" else None
         bots.append(str(named) if named in BOT_WORDS else REVIEW_STAND_IN)
-    link = link_for(encode(deal, seat, bots))
+        if other.get("kind") == "person":
+            people.append(place)
+    link = link_for(encode(deal, seat, bots, people))
     if link is None:
         return paragraph(_("This deal is too long for a review link."))
     words = _("Review this deal from your seat")

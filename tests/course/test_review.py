@@ -276,6 +276,21 @@ def test_a_code_opens_the_same_deal_seat_and_bots() -> None:
     assert link == f"{REVIEW_PAGE}?review={code}" and len(link) <= MAX_LINK
 
 
+def test_the_seats_people_played_round_trip_and_get_no_bots_reasons() -> None:
+    deal = played(6, bots="careful")
+    assert decode(encode(deal, SEAT)).people == ()
+    linked = decode(encode(deal, SEAT, "careful", [2, 1, 2]))
+    assert linked.people == (1, 2)
+    review = Review(linked.deal, SEAT, linked.bots, linked.people)
+    moved = list(zip(review.whys, deal.movers, strict=True))
+    assert all(not why for why, mover in moved if mover in (SEAT, 1, 2))
+    assert any(why for why, mover in moved if mover == 3)  # the careful bot's own seat
+    assert decode(review.code()).people == (1, 2)
+    for wrong in ([SEAT], [4], ["1"], "12"):
+        with pytest.raises(ValueError):
+            encode(deal, SEAT, "careful", wrong)  # type: ignore[arg-type]
+
+
 def test_a_prepared_deal_with_names_and_house_rules_round_trips() -> None:
     rules = Rules(jokers=8)
     deal = Deal(
@@ -340,6 +355,8 @@ def _broken_codes() -> dict[str, str]:
         "unfinished": _pack(unfinished),
         "a seat off the table": _pack(dict(data, t=7)),
         "an unknown bot": _pack(dict(data, b="cheater")),
+        "a person off the table": _pack(dict(data, q=[9])),
+        "people that are not seats": _pack(dict(data, q="all")),
         "huge": _pack({"pad": "0" * 500_000}),
         "far too long": "A" * 9000,
     }

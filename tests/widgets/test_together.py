@@ -10,6 +10,7 @@ import re
 
 import pandas as pd
 
+from penang_lib.course.review.analysis import Review
 from penang_lib.course.review.codec import decode
 from penang_lib.engine.bots import ALL_BOT_NAMES
 from penang_lib.engine.cards import Card, parse_cards
@@ -310,7 +311,12 @@ def test_each_seat_opens_the_review_of_the_finished_deal_from_its_own_seat() -> 
         assert linked.deal.scores == deal.scores and linked.deal.names == deal.names
         # The greedy bot keeps its name; the other person is played on by the careful bot.
         expected = {0: ("careful", "greedy"), 1: ("greedy", "careful")}[seat]
-        assert linked.bots == expected
+        assert linked.bots == expected and linked.people == (1 - seat,)
+        # The review gives the greedy bot's reasons, never a bot's reason for the other person.
+        whys = Review(linked.deal, seat, linked.bots, linked.people).whys
+        movers = linked.deal.movers
+        assert all(not why for why, mover in zip(whys, movers, strict=True) if mover != 2)
+        assert any(why for why, mover in zip(whys, movers, strict=True) if mover == 2)
     assert is_shown(watcher.scores_view) and "review=" not in watcher.scores_view.value
 
 

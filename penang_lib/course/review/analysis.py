@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from penang_lib.course.links import REVIEW_PAGE
-from penang_lib.course.review.codec import encode, link_for
+from penang_lib.course.review.codec import encode, link_for, read_people
 from penang_lib.course.review.turns import (
     TurnReview,
     TurnSpan,
@@ -81,13 +81,18 @@ class Review:
 
     `spans` are the learner's turns; `turn(i)` compares turn `spans[i]` with the careful bot's
     (computed when first asked, then kept); `turn_at(step)` is the turn a stepper's step is in;
-    `whys` the bots' reasons, one per move (empty for the learner's moves and for a move the
-    bot would not have chosen); `summary()` the summary; `code()` and `link()` the link that
-    opens this review again. The caller's deal is copied, never changed.
+    `whys` the bots' reasons, one per move (empty for the learner's moves, for the moves of
+    `people`, the other seats a person played, and for a move the bot would not have chosen);
+    `summary()` the summary; `code()` and `link()` the link that opens this review again. The
+    caller's deal is copied, never changed.
     """
 
     def __init__(
-        self, deal: Deal, seat: int = 0, bots: str | Sequence[str] | None = "careful"
+        self,
+        deal: Deal,
+        seat: int = 0,
+        bots: str | Sequence[str] | None = "careful",
+        people: Sequence[int] = (),
     ) -> None:
         deal, seat = deal_and_seat(deal, seat)
         if deal.players < 2:
@@ -96,6 +101,8 @@ class Review:
         self.seat = seat
         self.bots: tuple[str, ...] = bot_names(bots, deal.players - 1)
         """The bots' names clockwise from the learner's left, one per other seat."""
+        self.people: tuple[int, ...] = read_people(people, deal.players, seat)
+        """Other seats a person played: no bot's reason is shown for their moves."""
         self.spans: tuple[TurnSpan, ...] = tuple(learner_turns(deal, seat))
         self._turns: dict[int, TurnReview] = {}
         self._whys: tuple[str, ...] | None = None
@@ -143,7 +150,12 @@ class Review:
             bot = bots.get(mover)
             # The expert's reasons are not worked out again: that would take as long as its
             # thinking did (about half a second a move); its moves are shown without them.
-            if bot is not None and mover != seat and not isinstance(bot, ExpertBot):
+            if (
+                bot is not None
+                and mover != seat
+                and mover not in self.people
+                and not isinstance(bot, ExpertBot)
+            ):
                 choice = bot.choose(PlayerView.of(working))
                 why = choice.why if choice.move == move else ""
             whys.append(why)
@@ -229,7 +241,7 @@ class Review:
     # -- the link --
     def code(self) -> str:
         """The code of this review's link (see `encode`)."""
-        return encode(self.deal, self.seat, self.bots)
+        return encode(self.deal, self.seat, self.bots, self.people)
 
     def link(self, page: str = REVIEW_PAGE) -> str | None:
         """`page?review=CODE`, or None when it would be longer than `MAX_LINK`."""

@@ -2,7 +2,8 @@
 
 The code (`encode` / `decode`) is the deal as a small JSON object (seed, players, the learner's
 seat, the bots, the dealer, the names when they are not the default ones, the rules when they are
-not the rule book's, the hands of a prepared deal, and the moves), compressed with zlib and
+not the rule book's, the hands of a prepared deal, the other seats that people played at a
+table played together, and the moves), compressed with zlib and
 written in URL-safe base64. Decoding replays every move through the engine
 (`record.from_record`), so a code that was cut short or changed is refused with one sentence
 (`ReviewLinkError`), never half-read. A finished deal only: before the end, the seed in the code
@@ -41,6 +42,7 @@ __all__ = [
     "decode",
     "encode",
     "link_for",
+    "read_people",
 ]
 
 MAX_LINK: Final = 2000
@@ -69,19 +71,30 @@ class Linked:
     deal: Deal
     seat: int
     bots: tuple[str, ...]
+    people: tuple[int, ...] = ()
+    """Seats a person played (a table played together): the review gives them no bot's
+    reasons."""
 
 
 def _bots_value(bots: Sequence[str]) -> str | list[str]:
     return bots[0] if len(set(bots)) == 1 else list(bots)
 
 
-def encode(deal: Deal, seat: int, bots: str | Sequence[str] | None = "careful") -> str:
+def encode(
+    deal: Deal,
+    seat: int,
+    bots: str | Sequence[str] | None = "careful",
+    people: Sequence[int] = (),
+) -> str:
     """The code of a review link: the deal as a small JSON object, zlib-compressed, in URL-safe
-    base64 without padding. Only a finished deal has one (the seed would show hidden hands)."""
+    base64 without padding. Only a finished deal has one (the seed would show hidden hands).
+    `people` are the other seats a person played (`bots` then names the bot a review lets play
+    on in their place)."""
     deal, seat = deal_and_seat(deal, seat)
     if not deal.is_over:
         raise ValueError("a deal gets a review link only once it is over")
     names = bot_names(bots, deal.players - 1)
+    others = read_people(people, deal.players, seat)
     data: dict[str, Any] = {
         "v": CODE_VERSION,
         "s": deal.seed,
@@ -97,9 +110,23 @@ def encode(deal: Deal, seat: int, bots: str | Sequence[str] | None = "careful") 
         data["r"] = deal.rules.as_dict()
     if deal.custom:
         data["h"] = [cards_text(cards_of(h)) for h in deal.initial_hands]
+    if others:
+        data["q"] = list(others)
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     packed = zlib.compress(text.encode("utf-8"), 9)
     return base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+
+
+def read_people(people: object, players: int, seat: int) -> tuple[int, ...]:
+    """`people` as sorted seats of the table other than `seat`; ValueError otherwise."""
+    if isinstance(people, str | bytes) or not isinstance(people, Sequence):
+        raise ValueError(f"people should be a list of seats, not {shown(people)}")
+    seats = set()
+    for p in people:
+        if p.__class__ is not int or not 0 <= p < players or p == seat:
+            raise ValueError(f"{shown(p)} is not another seat of this table")
+        seats.add(p)
+    return tuple(sorted(seats))
 
 
 def link_for(code: str, page: str = REVIEW_PAGE) -> str | None:
@@ -177,6 +204,7 @@ def decode(code: str) -> Linked:
         raise _broken(_("its code was cut short or changed: the bots are missing"))
     try:
         names = bot_names(bots, players - 1)
+        people = read_people(data.get("q", []), players, seat)
         moves = [move_to_dict(parse_move(t)) for t in moves_text.split(";")] if moves_text else []
     except (CardParseError, ValueError, TypeError):
         raise _broken(
@@ -203,4 +231,4 @@ def decode(code: str) -> Linked:
         ) from None
     if not deal.is_over:
         raise _broken(_("its code was cut short or changed: the deal in it is not finished"))
-    return Linked(deal, seat, names)
+    return Linked(deal, seat, names, people)
