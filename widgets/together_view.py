@@ -130,10 +130,8 @@ def who_sits(seat: Mapping[str, Any], mine: bool) -> str:
     if kind == "bot":
         return bot_words(seat.get("bot"))
     name = str(seat.get("name"))
-    if seat.get("standing_in"):
-        return _("a {bot} plays for {name} until they come back").format(
-            bot=bot_words(seat.get("bot")), name=name
-        )
+    if seat.get("standing_in"):  # the table's stand-in is always the careful bot
+        return _("a careful bot plays for {name} until they come back").format(name=name)
     if not seat.get("connected"):
         return _("waiting for {name}").format(name=name)
     return _("you, here") if mine else _("a person, here")

@@ -19,7 +19,7 @@ from penang_lib.tables.table import Table
 from penang_lib.widgets.controls import Control, label, tooltip
 from penang_lib.widgets.shared import is_shown
 from penang_lib.widgets.together import BOT_WORDS, PlayTogether, read_query
-from penang_lib.widgets.together_view import hands_frame
+from penang_lib.widgets.together_view import hands_frame, who_sits
 from penang_lib.widgets.together_wire import InProcess
 from tests.helpers.widgets import text
 from tests.tables.helpers import Clock
@@ -351,3 +351,13 @@ def test_a_spectator_from_the_teachers_link_sees_no_hand_and_has_no_controls() -
     assert not is_shown(watcher.controls.action_bar.box)
     for seat in range(table.players):
         assert leaked(watcher, table, seat) == []
+
+
+def test_who_sits_says_each_kind_of_seat_in_a_whole_sentence() -> None:
+    person = {"kind": "person", "name": "Ana", "connected": True, "standing_in": False}
+    assert who_sits(person, mine=True) == "you, here"
+    assert who_sits(person, mine=False) == "a person, here"
+    assert who_sits({**person, "connected": False}, mine=False) == "waiting for Ana"
+    away = {**person, "connected": False, "standing_in": True, "bot": "careful"}
+    assert who_sits(away, mine=False) == "a careful bot plays for Ana until they come back"
+    assert who_sits({"kind": "bot", "bot": "greedy"}, mine=False) == "greedy bot"
