@@ -31,6 +31,7 @@ from penang_lib.engine.bots import (
     Choice,
     GreedyBot,
     RandomBot,
+    WatchfulBot,
     make_bot,
     play_move,
 )
@@ -327,6 +328,46 @@ def test_careful_lays_off_before_melding() -> None:
     choice = choose(CarefulBot(), deal)
     assert choice.move == LayOff(0, parse_cards("8H")[0])
     assert "lay off" in choice.why.lower()
+
+
+def _run_and_set(hand: str) -> Deal:
+    """Seat 0 holds `hand` after melding 5♥ 6♥ 7♥; seat 1 has melded K♠ K♦ K♥."""
+    return prepared(
+        "5H 6H 7H " + hand,
+        "KS KD KH 2S 2D 2C 3D",
+        moves=["meld 5H 6H 7H", "end_turn", "meld KS KD KH", "end_turn"],
+    )
+
+
+def test_watchful_first_lays_off_the_card_another_seat_could_take_the_place_of() -> None:
+    deal = _run_and_set("8H KC 4D 9S 10C 3S")
+    eight, king = parse_cards("8H KC")
+    # The careful bot lays off on the set, its highest card first.
+    assert choose(CarefulBot(), deal).move == LayOff(1, king)
+    # The other 8♥ is neither in the hand nor on the table: whoever lays it off first takes
+    # the run's place.
+    choice = choose(WatchfulBot(), deal)
+    assert choice.move == LayOff(0, eight)
+    assert choice.why == (
+        "Watchful: lay off 8♥ now: a copy of 8♥ that I have not seen could be laid off here "
+        "first, and then mine would no longer fit on this run."
+    )
+
+
+def test_watchful_keeps_the_careful_order_when_nobody_can_take_the_place() -> None:
+    deal = _run_and_set("8H 8H KC 4D 10C 3S")  # both 8♥ in hand: the run's place is safe
+    careful, watchful = choose(CarefulBot(), deal), choose(WatchfulBot(), deal)
+    assert watchful == careful
+    assert watchful.move == LayOff(1, parse_cards("KC")[0])
+
+
+def test_watchful_plays_whole_deals_legally() -> None:
+    for seed in range(6):
+        deal = Deal(players=4, seed=seed)
+        seats: list[Bot] = [WatchfulBot(), CarefulBot(), WatchfulBot(), GreedyBot()]
+        while not deal.is_over:
+            play_move(deal, seats[deal.turn])  # push refuses an illegal move
+        assert deal.is_over
 
 
 def test_careful_swaps_jokers_out_and_keeps_them() -> None:

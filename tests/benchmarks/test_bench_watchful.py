@@ -1,0 +1,33 @@
+"""The lay-off orders benchmark (`benchmarks.bench_watchful`) measures what it names, at a tiny
+size (the figures come from its own command)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.bench_watchful import ORDERS, main, measure
+
+CAREFUL = next(iter(ORDERS))
+
+
+def test_the_careful_order_is_the_careful_bot_itself() -> None:
+    # The same moves as the three careful bots around it: every seat's count is the mean.
+    standing = measure(CAREFUL, 6, seed=40)
+    assert standing.win_rate == pytest.approx(0.25)
+    interval = standing.interval
+    assert interval is not None
+    assert interval[0] == pytest.approx(0.0) and interval[1] == pytest.approx(0.0)
+
+
+def test_the_watchful_order_plays_otherwise() -> None:
+    standing = measure("watchful (taken first, in no meld, points)", 12, seed=40)
+    assert standing.seats == 48
+    assert any(d != 0 for ds in standing.by_seed.values() for d in ds)
+
+
+def test_it_prints_a_row_per_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--deals", "2", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "2 seeds from 2000" in out
+    for name in ORDERS:
+        assert name in out
