@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from penang_lib.engine.bots import CarefulBot
+from penang_lib.engine.bots import CarefulBot, WatchfulBot
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.expert import ExpertBot, Outcome, candidates
 from penang_lib.engine.moves import Move
@@ -53,7 +53,7 @@ class Position:
 def positions(count: int, seed: int) -> list[Position]:
     """`count` positions from careful deals, each with its candidates scored on the true cards."""
     rng = random.Random(seed)
-    careful = CarefulBot()
+    careful, watchful = CarefulBot(), WatchfulBot()
     found: list[Position] = []
     deal_seed = seed
     while len(found) < count:
@@ -69,7 +69,7 @@ def positions(count: int, seed: int) -> list[Position]:
                     scores = []
                     for move in moves:
                         outcome = Outcome(move)
-                        outcome.play(true, view.seat, careful)
+                        outcome.play(true, view.seat, watchful, careful)
                         scores.append(outcome.utilities()[0])
                     found.append(Position(view, moves, scores))
             deal.push(careful.choose(view).move)

@@ -122,7 +122,7 @@ WORDS: dict[Control, Words] = {
         N_("Opponents"),
         N_(
             "Which bot plays the other seats, from the next bot move on (the expert thinks "
-            "about half a second a move)"
+            "about a quarter of a second a move)"
         ),
     ),
     Control.ASK_EXPERT: Words(

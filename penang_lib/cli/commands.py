@@ -571,7 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget",
         type=_budget,
         default=None,
-        help="the expert's seconds of thought per move (default 0.5)",
+        help="the expert's seconds of thought per move (default 0.25)",
     )
     tour.add_argument(
         "--jobs",

@@ -2,21 +2,24 @@
 that ends best on average.
 
 Like every bot it gets a `PlayerView` only. At each choice that is not forced it:
-1. lists a few candidate moves (`candidates`): what the careful and the greedy bot would play,
-   ending the turn, every swap and natural lay-off, and the best few melds of its hand;
+1. lists a few candidate moves (`candidates`): what the watchful, the careful and the greedy
+   bot would play, ending the turn, every swap and natural lay-off, and the best few melds of
+   its hand;
 2. draws deals that agree with its view (`inference.draw_deal`: the cards it cannot see shared
    at random among the other hands and the cards put aside, keeping to what the moves so far
    tell of them: the cards a dead seat cannot hold and the points it announced, the jokers a
    seat took by swaps, the cards a seat with the careful bot's habits showed it lacked), the
    same deals for every candidate, so that the candidates are compared on the same cards
    (common random numbers);
-3. on each drawn deal plays each candidate, then lets careful bots play every seat to the end
-   of the deal (a *playout*), and notes its own count, whether it won and how many turns it
-   stayed alive; every `DROP_EVERY` deals it stops playing the moves clearly worse than the best
-   so far, so that the rest of the budget goes to the moves still in the running;
+3. on each drawn deal plays each candidate, then plays the deal to its end (a *playout*): its
+   own seat by the watchful bot (`WatchfulBot`: the careful bot that first lays off the cards
+   another seat could take the place of), every other seat by the careful bot; it notes its
+   own count, whether it won and how many turns it stayed alive; every `DROP_EVERY` deals it
+   stops playing the moves clearly worse than the best so far, so that the rest of the budget
+   goes to the moves still in the running;
 4. plays the candidate with the best mean outcome (`WIN_POINTS` for a win, shared on a tie,
-   less the count it ends with), when it beats the careful bot's move by more than
-   `CONFIDENCE` standard errors on the same deals; else the careful bot's move.
+   less the count it ends with), when it beats the watchful bot's move by more than
+   `CONFIDENCE` standard errors on the same deals; else the watchful bot's move.
 
 Its reason says it in numbers: how many deals it drew, the count it expects and how often it
 wins, beside the next best candidate. It is deterministic for a given seed: the time budget is
@@ -40,6 +43,7 @@ from penang_lib.engine.bots import (
     CarefulBot,
     Choice,
     GreedyBot,
+    WatchfulBot,
     bot_seed,
     forced_choice,
 )
@@ -54,7 +58,7 @@ from penang_lib.i18n import N_, _
 
 __all__ = ["DEFAULT_BUDGET", "ExpertBot", "Outcome", "candidates", "judge"]
 
-DEFAULT_BUDGET: Final = 0.5
+DEFAULT_BUDGET: Final = 0.25
 """Seconds of thought per move, at most (on one core of the development machine)."""
 MOVES_PER_SECOND: Final = 40_000
 """Playout moves a second of budget buys (measured: about 60,000 careful-bot moves a second on
@@ -80,7 +84,7 @@ that the rest of the budget goes to the moves still in the running."""
 DROP_CONFIDENCE: Final = 2.5
 """Standard errors of the paired difference by which a move must trail the best to be dropped."""
 CONFIDENCE: Final = 2.0
-"""Standard errors by which a move must beat the careful bot's on the drawn deals to be played
+"""Standard errors by which a move must beat the watchful bot's on the drawn deals to be played
 instead of it."""
 WIN_POINTS: Final = 60
 """What a win is worth against the count: a playout scores this for a win (shared on a tie)
@@ -92,10 +96,10 @@ EXPERT_COMPARED: Final = N_(
     "for {other_turns} turns, end with {other_count} points and win {other_wins}%."
 )
 EXPERT_KEPT: Final = N_(
-    "Expert: {move}, the careful bot's choice. In {samples} sampled deals this keeps you alive "
-    "for {turns} more turns on average, ends with {count} points and wins {wins}% of them; "
-    "{other} would keep you alive for {other_turns} turns, end with {other_count} points and "
-    "win {other_wins}%, which is not clearly better on so few deals."
+    "Expert: {move}, the move its rule of thumb picks. In {samples} sampled deals this keeps "
+    "you alive for {turns} more turns on average, ends with {count} points and wins {wins}% of "
+    "them; {other} would keep you alive for {other_turns} turns, end with {other_count} points "
+    "and win {other_wins}%, which is not clearly better on so few deals."
 )
 EXPERT_ONLY: Final = N_("Expert: {move}: no other move here is worth weighing.")
 
@@ -151,15 +155,16 @@ class Outcome:
         """The share of drawn deals in which it was still alive after its next turn."""
         return statistics.fmean(self.survived)
 
-    def play(self, world: Deal, seat: int, bot: CarefulBot) -> int:
-        """Play this outcome's moves on a copy of `world`, careful bots to the end, and note
-        how it ended for `seat`; the number of moves played."""
+    def play(self, world: Deal, seat: int, own: CarefulBot, others: CarefulBot) -> int:
+        """Play this outcome's moves on a copy of `world`, then the deal to its end (`seat` by
+        the bot `own`, every other seat by `others`), and note how it ended for `seat`; the
+        number of moves played."""
         deal = world.copy()
         before = deal.turns[seat]
         deal.push(self.move)
         for move in self.then:
             deal.push(move)
-        _playout(deal, bot)
+        _playout(deal, seat, own, others)
         winners = deal.winners
         died = deal.status[seat] in _DEAD
         started = deal.turns[seat] - before
@@ -181,7 +186,8 @@ def judge(
 ) -> list[Outcome]:
     """How each of `plays` (moves of the view's seat from the view's position, such as the
     whole turn a learner played and the one the expert would play) ends, on the same `samples`
-    deals drawn to agree with the view, careful bots playing every seat after it: the outcomes,
+    deals drawn to agree with the view, played on after it as the expert plays its own (the
+    view's seat by the watchful bot, the others by the careful bot): the outcomes,
     in the order of `plays`. A play that is not legal from the view's position is refused
     (`IllegalMove`, the engine's sentence) before any deal is weighed: whether the seat's moves
     are legal depends only on its own hand and the table, which every drawn deal shares."""
@@ -200,11 +206,11 @@ def judge(
             world.push(move)
         outcomes.append(Outcome(moves[0], then=moves[1:]))
     rng = random.Random(bot_seed(seed))
-    bot = CarefulBot()
+    own, others = WatchfulBot(), CarefulBot()
     for _sample in range(samples):
         world = draw_deal(view, rng, clues)
         for outcome in outcomes:
-            outcome.play(world, view.seat, bot)
+            outcome.play(world, view.seat, own, others)
     return outcomes
 
 
@@ -222,10 +228,12 @@ def _melds(view: PlayerView) -> Iterator[MeldMove]:
 
 
 def candidates(view: PlayerView) -> list[Move]:
-    """The moves worth weighing in `view` (no forced move here): the careful and the greedy
-    bot's choices, ending the turn, every swap and natural lay-off, and the `MAX_MELDS` melds
-    worth the most points, each once, in that order."""
+    """The moves worth weighing in `view` (no forced move here): the watchful, the careful and
+    the greedy bot's choices, ending the turn, every swap and natural lay-off, and the
+    `MAX_MELDS` melds worth the most points, each once, in that order. The first, the watchful
+    bot's, is the expert's default."""
     found: dict[Move, None] = {}
+    found[WatchfulBot().choose(view).move] = None
     found[CarefulBot().choose(view).move] = None
     found[GreedyBot().choose(view).move] = None
     if view.actions:
@@ -245,19 +253,19 @@ def candidates(view: PlayerView) -> list[Move]:
     return list(found)
 
 
-def _playout(deal: Deal, bot: CarefulBot) -> None:
-    """Careful bots play every seat of `deal` to its end."""
+def _playout(deal: Deal, seat: int, own: CarefulBot, others: CarefulBot) -> None:
+    """Play `deal` to its end: `seat` by the bot `own`, every other seat by `others`."""
     over = Phase.OVER
     push = deal.push
     of = PlayerView.of
     while deal.phase is not over:
-        push(bot.choose(of(deal)).move)
+        push((own if deal.turn == seat else others).choose(of(deal)).move)
 
 
 def _still_running(running: list[Outcome]) -> list[Outcome]:
     """The moves of `running` (all played on the same drawn deals) not clearly worse than the
     best so far: each trails it by less than `DROP_CONFIDENCE` standard errors of the paired
-    difference. The first (the careful bot's move, the default) always stays."""
+    difference. The first (the watchful bot's move, the default) always stays."""
     best = max(running, key=lambda o: o.value)
     kept = [running[0]]
     for outcome in running[1:]:
@@ -297,6 +305,7 @@ class ExpertBot:
             )
         self.budget = float(budget)
         self.rng = random.Random(self.seed)
+        self.own_bot = WatchfulBot()
         self.playout_bot = CarefulBot()
         self.last: list[Outcome] = []
 
@@ -309,7 +318,7 @@ class ExpertBot:
         allowance = self.budget * MOVES_PER_SECOND
         wall = max(HARD_STOP * self.budget, HARD_STOP_FLOOR) if self.deadline else float("inf")
         deadline = time.perf_counter() + wall
-        bot = self.playout_bot
+        own, others = self.own_bot, self.playout_bot
         samples = 0
         running = list(outcomes)
         clues = Clues.of(view) if self.clues else None
@@ -319,7 +328,7 @@ class ExpertBot:
             else:
                 world = draw_deal(view, self.rng, clues)
             for outcome in running:
-                work += outcome.play(world, seat, bot)
+                work += outcome.play(world, seat, own, others)
             samples += 1
             if samples >= MIN_SAMPLES and (work >= allowance or time.perf_counter() > deadline):
                 break
@@ -328,10 +337,10 @@ class ExpertBot:
         return outcomes
 
     def rank(self, outcomes: list[Outcome]) -> list[Outcome]:
-        """The outcomes best first. The first is the careful bot's move (`outcomes[0]`) unless
+        """The outcomes best first. The first is the watchful bot's move (`outcomes[0]`) unless
         another beat it on the drawn deals by more than `CONFIDENCE` standard errors of the
         paired difference: with few deals, the best-looking of many moves is often just lucky,
-        and the careful bot's move is a good default."""
+        and the watchful bot's move is a good default."""
         default = outcomes[0]
         sure = [
             o for o in outcomes[1:] if (lambda g: g[0] > CONFIDENCE * g[1])(o.gain_over(default))
@@ -353,7 +362,7 @@ class ExpertBot:
         self.last = ranked
         best, other = ranked[0], ranked[1]
         table, owners, names = view.table, view.owners, view.names
-        # The careful bot's move kept though another scored higher: not by enough to trust.
+        # The watchful bot's move kept though another scored higher: not by enough to trust.
         template = EXPERT_KEPT if other.value > best.value else EXPERT_COMPARED
         why = _(template).format(
             move=move_words(best.move, table, owners, names),

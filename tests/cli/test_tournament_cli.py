@@ -8,6 +8,7 @@ import json
 import pytest
 
 from penang_lib.cli import main
+from penang_lib.engine.expert import DEFAULT_BUDGET
 from penang_lib.engine.tournament import tournament
 
 Capture = pytest.CaptureFixture[str]
@@ -88,3 +89,10 @@ def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], says: str, capsy
     _out, err = capsys.readouterr()
     assert status == 2
     assert len(err.strip().splitlines()) == 1 and says in err
+
+
+def test_the_help_names_the_expert_s_default_budget(capsys: Capture) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"seconds of thought per move (default {DEFAULT_BUDGET})" in out

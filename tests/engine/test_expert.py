@@ -9,9 +9,16 @@ import re
 
 import pytest
 
-from penang_lib.engine.bots import make_bot, play_move
+from penang_lib.engine.bots import WatchfulBot, make_bot, play_move
 from penang_lib.engine.deal import Deal
-from penang_lib.engine.expert import ExpertBot, Outcome, _still_running, candidates, judge
+from penang_lib.engine.expert import (
+    DEFAULT_BUDGET,
+    ExpertBot,
+    Outcome,
+    _still_running,
+    candidates,
+    judge,
+)
 from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, IllegalMove, Move
 from penang_lib.engine.sampling import deal_at, sample_deal
 from penang_lib.engine.validate import ArgumentTypeError
@@ -55,7 +62,7 @@ def test_its_reason_gives_numbers_from_the_drawn_deals() -> None:
     assert all(re.fullmatch(pattern, w) for w in weighed), weighed[0]
     # When it keeps the careful bot's move though another scored higher, it says so.
     kept = [w for w in weighed if "not clearly better" in w]
-    assert kept and all(", the careful bot's choice. In " in w for w in kept)
+    assert kept and all(", the move its rule of thumb picks. In " in w for w in kept)
 
 
 def test_the_same_seed_plays_the_same_deal() -> None:
@@ -110,7 +117,7 @@ def test_the_expert_never_reads_a_hidden_card() -> None:
     assert compared > 10
 
 
-def test_the_candidates_include_the_careful_move_and_are_legal() -> None:
+def test_the_candidates_start_with_the_watchful_move_hold_the_careful_one_and_are_legal() -> None:
     deal = Deal(players=4, seed=8)
     careful = make_bot("careful", 8)
     for _step in range(40):
@@ -119,7 +126,8 @@ def test_the_candidates_include_the_careful_move_and_are_legal() -> None:
         view = PlayerView.of(deal)
         if view.forced() is None:
             moves = candidates(view)
-            assert moves[0] == careful.choose(view).move
+            assert moves[0] == WatchfulBot().choose(view).move
+            assert careful.choose(view).move in moves
             assert len(moves) == len(set(moves))
             assert all(deal.is_legal(m) for m in moves)
         play_move(deal, careful)
@@ -132,9 +140,9 @@ def test_the_real_deal_is_one_of_the_deals_it_could_draw() -> None:
 
 
 def test_make_bot_knows_the_expert_and_its_budget() -> None:
-    bot = make_bot("expert", 7, budget=0.25)
-    assert isinstance(bot, ExpertBot) and bot.budget == 0.25 and bot.seed == 7
-    assert make_bot("Expert").budget == 0.5  # type: ignore[attr-defined]
+    bot = make_bot("expert", 7, budget=0.5)
+    assert isinstance(bot, ExpertBot) and bot.budget == 0.5 and bot.seed == 7
+    assert make_bot("Expert").budget == DEFAULT_BUDGET == 0.25  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="only the expert"):
         make_bot("careful", budget=0.5)
     with pytest.raises(ArgumentTypeError, match="budget"):

@@ -149,7 +149,7 @@ class Review:
             why = ""
             bot = bots.get(mover)
             # The expert's reasons are not worked out again: that would take as long as its
-            # thinking did (about half a second a move); its moves are shown without them.
+            # thinking did (about a quarter of a second a move); its moves are shown without them.
             if (
                 bot is not None
                 and mover != seat

@@ -3,8 +3,9 @@ drawn deals.
 
 For a turn of the learner (`TurnSpan`), the expert bot plays the whole turn from the position at
 its start (on a copy; it reads only the learner's view), and `penang_lib.engine.expert.judge`
-plays both turns on the same deals drawn to agree with what the learner could see, careful bots
-playing every seat afterwards. What comes back (`ExpertTurn`) is, for each play, the count it
+plays both turns on the same deals drawn to agree with what the learner could see, then plays
+on as the expert does in its look-ahead (the learner's seat by the watchful bot, every other
+seat by the careful bot). What comes back (`ExpertTurn`) is, for each play, the count it
 ends with on average, how often the seat is still alive after its next turn, and how often it
 wins. `cost` is how many points more the learner's turn ends with than the expert's, on average;
 `as_good` says the learner's turn did as well as the expert's, within the noise of the draw.
