@@ -5,7 +5,7 @@ lineup; `figures(reports)` keeps what the lesson shows of each (the lineup, the 
 bot its share of the wins, mean count, count difference against the field with its 95% interval,
 deaths and time per move) and the command that plays it again. The lesson loads the result from
 its data file, so that no page plays a tournament when it opens. Rebuild that file with the
-commands in `COMMANDS` (about 40 minutes on two cores), then
+commands in `COMMANDS` (about 75 minutes on two cores), then
 
     python -m penang_lib.data.expert_lab careful.json greedy.json heads_up.json \
         --out notebooks/lessons/data/10_expert.json
@@ -29,7 +29,7 @@ FORMAT: Final = 1
 DATA_FILE: Final = "notebooks/lessons/data/10_expert.json"
 """Where the cached figures live, from the repository's root."""
 COMMANDS: Final = (
-    "penang-rummy tournament --bots expert,careful,careful,careful --deals 100 --seed 5000 "
+    "penang-rummy tournament --bots expert,careful,careful,careful --deals 500 --seed 5000 "
     "--jobs 2 --json > careful.json",
     "penang-rummy tournament --bots expert,greedy,greedy,greedy --deals 15 --seed 6000 "
     "--jobs 2 --json > greedy.json",
