@@ -8,6 +8,10 @@ target, then the highest card. The watchful bot (`WatchfulBot`, the expert's own
 look-ahead) asks one question before those: could another seat take this card's place first?
 A card that extends a run fits only until someone lays off the other copy of it there.
 
+The second table keeps the watchful bot's lay-off order and changes how it picks the meld it
+makes (`CarefulBot.meld_order`): from a three-card meld's "fed" (unseen cards the others could
+lay off on it), "kept" (cards of the hand that could be laid off on it later) and points.
+
 Each order below is a bot that sits, in a duplicate tournament (`engine.tournament`: every seed
 once per seat), against three careful bots. Reported per order: the share of the deals it won
 (an equal share is 25%), its mean count, and its count less the mean of the others' at the same
@@ -19,7 +23,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from penang_lib.engine.bots import CarefulBot, WatchfulBot, _meld_cards, _taken_first
+from penang_lib.engine.bots import (
+    CarefulBot,
+    MeldOrder,
+    WatchfulBot,
+    _meld_cards,
+    _taken_first,
+    careful_meld_order,
+)
 from penang_lib.engine.melds import SET
 from penang_lib.engine.tournament import Standing, tournament
 from penang_lib.engine.view import Option, PlayerView
@@ -59,6 +70,16 @@ ORDERS: dict[str, Key | None] = {
 }
 """Each order of tests, by its name; None is the watchful bot itself."""
 
+MELD_ORDERS: dict[str, MeldOrder] = {
+    "careful (fewest fed, most kept, most points)": careful_meld_order,
+    "most kept, most points, fewest fed": lambda fed, kept, points: (-kept, -points, fed),
+    "most kept, fewest fed, most points": lambda fed, kept, points: (-kept, fed, -points),
+    "most points, most kept, fewest fed": lambda fed, kept, points: (-points, -kept, fed),
+    "most points, fewest fed": lambda fed, kept, points: (-points, fed),
+    "fewest fed, most points": lambda fed, kept, points: (fed, -points),
+}
+"""Each order of the watchful bot's meld choice, by its name; the first is its own."""
+
 
 class Ordered(CarefulBot):
     """The careful bot with another order for its lay-off choice."""
@@ -73,12 +94,30 @@ class Ordered(CarefulBot):
         return max(naturals, key=lambda option: self.key(view, option))
 
 
-def measure(name: str, deals: int, seed: int, jobs: int = 1) -> Standing:
-    """The order `name` at one seat against three careful bots, over `deals` seeds."""
-    key = ORDERS[name]
+class MeldOrdered(WatchfulBot):
+    """The watchful bot with another order for its meld choice."""
 
-    def make(s: int | None) -> CarefulBot:
-        return WatchfulBot(s) if key is None else Ordered(key, s)
+    name = "meld-ordered"
+
+    def __init__(self, order: MeldOrder, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.meld_order = order
+
+
+def measure(name: str, deals: int, seed: int, jobs: int = 1) -> Standing:
+    """The order `name` (of `ORDERS` or `MELD_ORDERS`) at one seat against three careful bots,
+    over `deals` seeds."""
+    if name in MELD_ORDERS:
+        order = MELD_ORDERS[name]
+
+        def make(s: int | None) -> CarefulBot:
+            return MeldOrdered(order, s)
+
+    else:
+        key = ORDERS[name]
+
+        def make(s: int | None) -> CarefulBot:
+            return WatchfulBot(s) if key is None else Ordered(key, s)
 
     result = tournament(
         ["order", "careful", "careful", "careful"], deals, seed, bots={"order": make}, jobs=jobs
@@ -95,15 +134,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     args = parser.parse_args(argv)
     print(f"Against three careful bots, {args.deals:,} seeds from {args.seed}, each in every seat:")
-    print(f"{'order of the lay-off tests':45} {'wins':>7} {'count':>6}  difference [95%]")
-    for name in ORDERS:
-        s = measure(name, args.deals, args.seed, args.jobs)
-        interval = s.interval
-        low, high = interval if interval is not None else (float("nan"), float("nan"))
-        print(
-            f"{name:45} {100 * s.win_rate:6.1f}% {s.mean_count:6.2f}  "
-            f"{s.mean_difference:+.2f} [{low:+.2f}, {high:+.2f}]"
-        )
+    for title, names in (
+        ("order of the lay-off tests", list(ORDERS)),
+        ("watchful, with the meld chosen by", list(MELD_ORDERS)),
+    ):
+        print(f"{title:45} {'wins':>7} {'count':>6}  difference [95%]")
+        for name in names:
+            s = measure(name, args.deals, args.seed, args.jobs)
+            interval = s.interval
+            low, high = interval if interval is not None else (float("nan"), float("nan"))
+            print(
+                f"{name:45} {100 * s.win_rate:6.1f}% {s.mean_count:6.2f}  "
+                f"{s.mean_difference:+.2f} [{low:+.2f}, {high:+.2f}]"
+            )
     return 0
 
 

@@ -396,6 +396,18 @@ def _end_turn() -> Choice:
     return choice
 
 
+MeldOrder = Callable[[int, int, int], tuple[int, ...]]
+"""How a bot ranks the three-card melds it could make: from a meld's `feeds` (unseen cards the
+others could lay off on it), `keeps` (cards of the hand that could be laid off on it later) and
+`points`, a key; the meld with the lowest key is made."""
+
+
+def careful_meld_order(feeds: int, keeps: int, points: int) -> tuple[int, ...]:
+    """The careful bot's order: the meld that feeds the others least, then the one that keeps
+    more of the hand to lay off on it later, then the most points."""
+    return (feeds, -keeps, -points)
+
+
 class CarefulBot:
     """Plays as little as keeps it alive, the way players describe it (RULES.md, `dead`).
 
@@ -415,6 +427,8 @@ class CarefulBot:
     """
 
     name = "careful"
+    meld_order: MeldOrder = staticmethod(careful_meld_order)
+    """How it picks the meld it makes (`careful_meld_order`)."""
 
     def __init__(self, seed: int | None = None, near_death: int = 2, small_hand: int = 4) -> None:
         self.seed = bot_seed(seed)
@@ -460,7 +474,8 @@ class CarefulBot:
 
     # -- helpers -----------------------------------------------------------------------------
     def _meld(self, view: PlayerView, passport: bool) -> Choice:
-        candidate = _pick_meld(view, with_jokers=False) or _pick_meld(view, with_jokers=True)
+        order = self.meld_order
+        candidate = _pick_meld(view, False, order) or _pick_meld(view, True, order)
         if candidate is None:  # only a meld of jokers alone (a house rule) is possible
             why = CAREFUL_ONLY_PASSPORT if passport else CAREFUL_ONLY_MELD
             return Choice(next(iter(view.legal_moves)), _(why))
@@ -557,10 +572,12 @@ def _taken_first(view: PlayerView, option: Option, seen: list[int] | None = None
 _POPCOUNT3 = (0, 1, 1, 2, 1, 2, 2, 3)
 
 
-def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
-    """The three-card meld that feeds the others least: naturals only, or else with the fewest
-    jokers (two naturals and a joker before one natural and two jokers). Ties go to the meld
-    that keeps more of the hand's cards to lay off on it later, then to the most points."""
+def _pick_meld(
+    view: PlayerView, with_jokers: bool, order: MeldOrder = careful_meld_order
+) -> _Candidate | None:
+    """The three-card meld that comes first in `order` (by default the careful bot's: the one
+    that feeds the others least): naturals only, or else with the fewest jokers (two naturals
+    and a joker before one natural and two jokers)."""
     counts = view.counts
     masks, ranks = view.shape()
     jokers = counts[JOKER_INDEX]
@@ -593,8 +610,8 @@ def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
     seen = view.table_naturals()
     copies = view.copies
     rules = view.rules
-    best: tuple[int, int, int] | None = None
-    choice: tuple[int, int, int] | None = None
+    best: tuple[int, ...] | None = None
+    choice: tuple[int, int, int, int] | None = None
     for s, at, use in options:
         if s < 0:
             idx = [q * 13 + at - 1 for q in range(4)]
@@ -611,17 +628,17 @@ def _pick_meld(view: PlayerView, with_jokers: bool) -> _Candidate | None:
             points = use * rules.card_value(0) + sum(
                 rules.card_value(position_rank(p)) for p in range(at, at + 3) if mask >> (p - 1) & 1
             )
-        key = (feeds, -keeps, -points)
+        key = order(feeds, keeps, points)
         if best is None or key < best:
-            best, choice = key, (s, at, use)
+            best, choice = key, (s, at, use, feeds)
     assert best is not None and choice is not None
-    s, at, use = choice
+    s, at, use, fed = choice
     if s < 0:
         meld = _set_meld(counts, at, 3 - use, use)
     else:
         mask = run_mask(masks[s])
         meld = run_meld(s, at, at + 2, [p for p in range(at, at + 3) if mask >> (p - 1) & 1])
-    return _Candidate(meld, best[0])
+    return _Candidate(meld, fed)
 
 
 def _meld_cards(view: PlayerView) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.bench_watchful import ORDERS, main, measure
+from benchmarks.bench_watchful import MELD_ORDERS, ORDERS, main, measure
 
 CAREFUL = next(iter(ORDERS))
 
@@ -25,9 +25,21 @@ def test_the_watchful_order_plays_otherwise() -> None:
     assert any(d != 0 for ds in standing.by_seed.values() for d in ds)
 
 
+def test_the_first_meld_order_is_the_watchful_bot_itself() -> None:
+    own = measure(next(iter(MELD_ORDERS)), 8, seed=40)
+    watchful = measure("watchful (taken first, in no meld, points)", 8, seed=40)
+    assert own.by_seed == watchful.by_seed and own.wins == watchful.wins
+
+
+def test_another_meld_order_plays_otherwise() -> None:
+    other = measure("most kept, most points, fewest fed", 12, seed=40)
+    watchful = measure("watchful (taken first, in no meld, points)", 12, seed=40)
+    assert other.by_seed != watchful.by_seed
+
+
 def test_it_prints_a_row_per_order(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--deals", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "2 seeds from 2000" in out
-    for name in ORDERS:
+    for name in [*ORDERS, *MELD_ORDERS]:
         assert name in out
