@@ -8,9 +8,10 @@ target, then the highest card. The watchful bot (`WatchfulBot`, the expert's own
 look-ahead) asks one question before those: could another seat take this card's place first?
 A card that extends a run fits only until someone lays off the other copy of it there.
 
-The second table keeps the watchful bot's lay-off order and changes how it picks the meld it
-makes (`CarefulBot.meld_order`): from a three-card meld's "fed" (unseen cards the others could
-lay off on it), "kept" (cards of the hand that could be laid off on it later) and points.
+In the first table every bot picks its meld as the careful bot does. The second table keeps the
+watchful bot's lay-off order and changes how it picks the meld it makes (`CarefulBot.meld_order`):
+from a three-card meld's "fed" (unseen cards the others could lay off on it), "kept" (cards of
+the hand that could be laid off on it later) and points. Its first row is the watchful bot.
 
 Each order below is a bot that sits, in a duplicate tournament (`engine.tournament`: every seed
 once per seat), against three careful bots. Reported per order: the share of the deals it won
@@ -30,6 +31,7 @@ from penang_lib.engine.bots import (
     _meld_cards,
     _taken_first,
     careful_meld_order,
+    watchful_meld_order,
 )
 from penang_lib.engine.melds import SET
 from penang_lib.engine.tournament import Standing, tournament
@@ -58,9 +60,9 @@ def _order(*picks: int, flip: int | None = None) -> Key:
     return key
 
 
-ORDERS: dict[str, Key | None] = {
+ORDERS: dict[str, Key] = {
     "careful (in no meld, set, points)": _order(1, 2, 3),
-    "watchful (taken first, in no meld, points)": None,
+    "watchful (taken first, in no meld, points)": _order(0, 1, 3),
     "taken first, in no meld, set, points": _order(0, 1, 2, 3),
     "in no meld, taken first, set, points": _order(1, 0, 2, 3),
     "in no meld, points, set": _order(1, 3, 2),
@@ -68,11 +70,11 @@ ORDERS: dict[str, Key | None] = {
     "set, points (melds of the hand not kept)": _order(2, 3),
     "in no meld, set, fewest points": _order(1, 2, 3, flip=3),
 }
-"""Each order of tests, by its name; None is the watchful bot itself."""
+"""Each order of tests, by its name (the meld chosen as the careful bot does)."""
 
 MELD_ORDERS: dict[str, MeldOrder] = {
+    "watchful (most kept, most points, fewest fed)": watchful_meld_order,
     "careful (fewest fed, most kept, most points)": careful_meld_order,
-    "most kept, most points, fewest fed": lambda fed, kept, points: (-kept, -points, fed),
     "most kept, fewest fed, most points": lambda fed, kept, points: (-kept, fed, -points),
     "most points, most kept, fewest fed": lambda fed, kept, points: (-points, -kept, fed),
     "most points, fewest fed": lambda fed, kept, points: (-points, fed),
@@ -117,7 +119,7 @@ def measure(name: str, deals: int, seed: int, jobs: int = 1) -> Standing:
         key = ORDERS[name]
 
         def make(s: int | None) -> CarefulBot:
-            return WatchfulBot(s) if key is None else Ordered(key, s)
+            return Ordered(key, s)
 
     result = tournament(
         ["order", "careful", "careful", "careful"], deals, seed, bots={"order": make}, jobs=jobs

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.bench_watchful import MELD_ORDERS, ORDERS, main, measure
+from penang_lib.engine.bots import WatchfulBot
+from penang_lib.engine.tournament import tournament
 
 CAREFUL = next(iter(ORDERS))
 
@@ -27,14 +29,23 @@ def test_the_watchful_order_plays_otherwise() -> None:
 
 def test_the_first_meld_order_is_the_watchful_bot_itself() -> None:
     own = measure(next(iter(MELD_ORDERS)), 8, seed=40)
-    watchful = measure("watchful (taken first, in no meld, points)", 8, seed=40)
+    watchful = tournament(
+        ["order", "careful", "careful", "careful"], 8, 40, bots={"order": WatchfulBot}
+    ).standings["order"]
     assert own.by_seed == watchful.by_seed and own.wins == watchful.wins
 
 
+def test_the_careful_meld_order_is_the_watchful_row_of_the_lay_off_table() -> None:
+    # Both rows lay off as the watchful bot does and meld as the careful bot does.
+    melds = measure("careful (fewest fed, most kept, most points)", 8, seed=40)
+    lay_offs = measure("watchful (taken first, in no meld, points)", 8, seed=40)
+    assert melds.by_seed == lay_offs.by_seed and melds.wins == lay_offs.wins
+
+
 def test_another_meld_order_plays_otherwise() -> None:
-    other = measure("most kept, most points, fewest fed", 12, seed=40)
-    watchful = measure("watchful (taken first, in no meld, points)", 12, seed=40)
-    assert other.by_seed != watchful.by_seed
+    other = measure(next(iter(MELD_ORDERS)), 12, seed=40)
+    careful = measure("careful (fewest fed, most kept, most points)", 12, seed=40)
+    assert other.by_seed != careful.by_seed
 
 
 def test_it_prints_a_row_per_order(capsys: pytest.CaptureFixture[str]) -> None:

@@ -361,6 +361,22 @@ def test_watchful_keeps_the_careful_order_when_nobody_can_take_the_place() -> No
     assert watchful.move == LayOff(1, parse_cards("KC")[0])
 
 
+def test_watchful_melds_what_keeps_cards_to_lay_off_where_careful_starves_others() -> None:
+    deal = prepared("AH 2H 3H 9S 9D 9H 9C 5C JD 7S", "2S 9D KC")
+    # A♥ 2♥ 3♥ can only grow by a 4♥: it feeds the others least.
+    careful = choose(CarefulBot(), deal)
+    assert careful.move == MeldMove(tuple(parse_cards("AH 2H 3H")))
+    # A set of three 9s leaves the fourth 9 in hand, to lay off on it later.
+    watchful = choose(WatchfulBot(), deal)
+    assert isinstance(watchful.move, MeldMove)
+    assert [c.rank for c in watchful.move.cards] == [9, 9, 9]
+    assert watchful.why == (
+        f"Watchful: make the passport {' '.join(c.symbol for c in watchful.move.cards)}: it "
+        "leaves me a card to lay off on it later (no meld in my hand leaves more), and of such "
+        "melds it sheds the most points (27)."
+    )
+
+
 def test_watchful_plays_whole_deals_legally() -> None:
     for seed in range(6):
         deal = Deal(players=4, seed=seed)

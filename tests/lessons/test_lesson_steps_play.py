@@ -387,21 +387,21 @@ def test_lesson_8_play_as_the_text_says_and_win() -> None:
     the end of the deal, keep their promise: the learner wins this deal."""
     md, table = exercise("08_play", "Play")
     deal = table.deal
-    says(md, "select J♠ Q♠ K♥ and press **Meld**", "The refusal clears your selection")
-    click(table, "JS QS KH")
+    says(md, "select 8♠ 9♠ 10♥ and press **Meld**", "The refusal clears your selection")
+    click(table, "8S 9S 10H")
     press(table, Control.MELD)
-    err = deal.explain_illegal(MeldMove(tuple(read_cards("JS QS KH", "meld"))))
+    err = deal.explain_illegal(MeldMove(tuple(read_cards("8S 9S 10H", "meld"))))
     assert err is not None
     refused(table, err.rule)
     assert err.reason in message(table)
 
-    says(md, "press **Hint**, which selects J♠ J♠ J♥ for you, and press **Meld**")
+    says(md, "press **Hint**, which selects A♥ 2♥ 3♥ for you, and press **Meld**")
     press(table, Control.HINT)
-    assert sorted(c.symbol for c in table.selected()) == sorted(["J♠", "J♠", "J♥"])
+    assert sorted(c.symbol for c in table.selected()) == sorted(["A♥", "2♥", "3♥"])
     assert "press Meld." in message(table)
     press(table, Control.MELD)
     assert deal.passport[table.seat]
-    assert sorted(c.symbol for c in deal.table[-1].cards) == sorted(["J♠", "J♠", "J♥"])
+    assert sorted(c.symbol for c in deal.table[-1].cards) == sorted(["A♥", "2♥", "3♥"])
 
     says(md, "Press **End turn**, and then **Bots to my turn**")
     press(table, Control.END_TURN)
