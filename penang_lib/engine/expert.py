@@ -13,7 +13,8 @@ Like every bot it gets a `PlayerView` only. At each choice that is not forced it
    (common random numbers);
 3. on each drawn deal plays each candidate, then plays the deal to its end (a *playout*): its
    own seat by the watchful bot (`WatchfulBot`: the careful bot that first lays off the cards
-   another seat could take the place of), every other seat by the careful bot; it notes its
+   another seat could take the place of, and makes the meld that keeps the most cards of its
+   hand to lay off later), every other seat by the careful bot; it notes its
    own count, whether it won and how many turns it stayed alive; every `DROP_EVERY` deals it
    stops playing the moves clearly worse than the best so far, so that the rest of the budget
    goes to the moves still in the running;

@@ -7,7 +7,7 @@ greedy bot's choices, every swap and natural lay-off, the melds worth the most p
 counted once by what it does to the table. With at least `MIN_STARTS` of them, `expert.judge`
 plays each start on the same `STRATEGY_SAMPLES` deals drawn to agree with what the learner can
 see, careful players finishing the deal (the learner's seat by the watchful bot, the careful bot
-with one habit more, as the expert plays its own). A start's score on a drawn deal
+with two habits more, as the expert plays its own). A start's score on a drawn deal
 is the expert's measure: `WIN_POINTS` for a win (shared on a tie) less the count it ends with.
 The position is a puzzle only when the best start's mean score leads every other start's by at
 least `STRATEGY_MARGIN` points and by at least `STRATEGY_ERRORS` standard errors of the paired
