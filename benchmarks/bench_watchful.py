@@ -11,7 +11,10 @@ A card that extends a run fits only until someone lays off the other copy of it 
 In the first table every bot picks its meld as the careful bot does. The second table keeps the
 watchful bot's lay-off order and changes how it picks the meld it makes (`CarefulBot.meld_order`):
 from a three-card meld's "fed" (unseen cards the others could lay off on it), "kept" (cards of
-the hand that could be laid off on it later) and points. Its first row is the watchful bot.
+the hand that could be laid off on it later) and points. Its first row is the watchful bot
+without its last habit. The third table measures that habit, going out (`bots.going_out`):
+before each choice the watchful bot searches whether its hand can be emptied this turn, at most
+so many positions of the turn search (`WatchfulBot.go_out`, 0: it never looks).
 
 Each order below is a bot that sits, in a duplicate tournament (`engine.tournament`: every seed
 once per seat), against three careful bots. Reported per order: the share of the deals it won
@@ -25,6 +28,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from penang_lib.engine.bots import (
+    GO_OUT_BUDGET,
     CarefulBot,
     MeldOrder,
     WatchfulBot,
@@ -80,7 +84,16 @@ MELD_ORDERS: dict[str, MeldOrder] = {
     "most points, fewest fed": lambda fed, kept, points: (-points, fed),
     "fewest fed, most points": lambda fed, kept, points: (fed, -points),
 }
-"""Each order of the watchful bot's meld choice, by its name; the first is its own."""
+"""Each order of the watchful bot's meld choice, by its name; the first is its own. These rows
+never look for a way to go out, so that the first meets the lay-off table's watchful row."""
+
+GO_OUTS: dict[str, int] = {
+    "going out: 300 positions, hands of 12 (its own)": GO_OUT_BUDGET,
+    "going out: 60 positions, hands of 12": 60,
+    "going out: 20 positions, hands of 12": 20,
+    "never looking for a way out": 0,
+}
+"""How far the watchful bot searches for a way to empty its hand in one turn, by its name."""
 
 
 class Ordered(CarefulBot):
@@ -102,14 +115,20 @@ class MeldOrdered(WatchfulBot):
     name = "meld-ordered"
 
     def __init__(self, order: MeldOrder, seed: int | None = None) -> None:
-        super().__init__(seed)
+        super().__init__(seed, go_out=0)
         self.meld_order = order
 
 
 def measure(name: str, deals: int, seed: int, jobs: int = 1) -> Standing:
-    """The order `name` (of `ORDERS` or `MELD_ORDERS`) at one seat against three careful bots,
-    over `deals` seeds."""
-    if name in MELD_ORDERS:
+    """The order `name` (of `ORDERS`, `MELD_ORDERS` or `GO_OUTS`) at one seat against three
+    careful bots, over `deals` seeds."""
+    if name in GO_OUTS:
+        positions = GO_OUTS[name]
+
+        def make(s: int | None) -> CarefulBot:
+            return WatchfulBot(s, go_out=positions)
+
+    elif name in MELD_ORDERS:
         order = MELD_ORDERS[name]
 
         def make(s: int | None) -> CarefulBot:
@@ -139,6 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for title, names in (
         ("order of the lay-off tests", list(ORDERS)),
         ("watchful, with the meld chosen by", list(MELD_ORDERS)),
+        ("watchful, searching for a way out", list(GO_OUTS)),
     ):
         print(f"{title:45} {'wins':>7} {'count':>6}  difference [95%]")
         for name in names:

@@ -32,13 +32,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from penang_lib.engine.cards import JOKER_INDEX, NATURALS, Card, Counts
+from penang_lib.engine.cards import JOKER_INDEX, NATURALS, SUITS, Card, Counts
 from penang_lib.engine.deal import Deal, Phase
 from penang_lib.engine.fast.meld_count import SET_JOKER, index_at, run_mask, run_meld
 from penang_lib.engine.fast.meld_count import clear_caches as _clear_meld_caches
 from penang_lib.engine.melds import MAX_RUN, SET, Meld, position_rank
 from penang_lib.engine.moves import DeclareGame, EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.engine.rules import MAX_PLAYERS, Rules
+from penang_lib.engine.sampling import sample_deal
+from penang_lib.engine.turn_search import SearchTooLarge, TurnSearch
 from penang_lib.engine.validate import (
     MAX_SEED,
     ArgumentTypeError,
@@ -64,6 +66,7 @@ __all__ = [
     "bots_around",
     "clear_caches",
     "forced_move",
+    "going_out",
     "make_bot",
     "play_deal",
     "play_deal_explained",
@@ -124,6 +127,10 @@ CAREFUL_SWAP: Final = N_(
 WATCHFUL_LAY_OFF: Final = N_(
     "Watchful: lay off {card} now: a copy of {card} that I have not seen could be laid off "
     "here first, and then mine would no longer fit on this run."
+)
+WATCHFUL_GO_OUT: Final = N_(
+    "Watchful: every card of my hand can be played this turn, so I play them all and go out, "
+    "starting with {cards}."
 )
 CAREFUL_JOKER: Final = N_("Careful: lay off the joker: no other card in my hand can be played.")
 CAREFUL_ONLY_MOVE: Final = N_("Careful: this is the only move left.")
@@ -555,6 +562,13 @@ class CarefulBot:
         return max(naturals, key=key)
 
 
+GO_OUT_HAND: Final = 12
+"""`going_out` searches hands of at most this many cards (a bigger hand hardly ever empties in
+one turn, and its search costs the most)."""
+GO_OUT_BUDGET: Final = 300
+"""Positions `going_out` visits at most before it gives up (`TurnSearch`)."""
+
+
 class WatchfulBot(CarefulBot):
     """The careful bot with one habit more: of the cards it can lay off, it first plays one that
     someone else could take the place of. A card that extends a run fits only while nobody lays
@@ -567,12 +581,38 @@ class WatchfulBot(CarefulBot):
     most cards of its hand to lay off on it later (each one more turn alive), then the one that
     sheds the most points; starving the others of lay-offs comes last.
 
-    Measured in duplicate deals against three careful bots (docs/CHOICES.md): 29.5% of the wins
-    where the careful bot wins its equal share, 25%. It is the expert's own policy in its
-    look-ahead, not a bot of the menus (`make_bot` does not know it)."""
+    And before each choice it looks for a way to empty its hand this turn (`going_out`, at most
+    `go_out` positions of the turn search; 0: it never looks), where the careful bot would play
+    one card and wait: going out wins the deal at once.
+
+    Measured in duplicate deals against three careful bots (docs/CHOICES.md): 30.5% of the wins
+    (29.5% without looking for a way out) where the careful bot wins its equal share, 25%. It
+    is the expert's own policy in its look-ahead (there without looking for a way out, which
+    would cost too much time: `expert.PLAYOUT_GO_OUT`), not a bot of the menus (`make_bot`
+    does not know it)."""
 
     name = "watchful"
     meld_order: MeldOrder = staticmethod(watchful_meld_order)
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        near_death: int = 2,
+        small_hand: int = 4,
+        go_out: int = GO_OUT_BUDGET,
+    ) -> None:
+        super().__init__(seed, near_death, small_hand)
+        self.go_out = require_whole(go_out, "go_out", 0, 10**6)
+        """The positions `going_out` may visit at each choice (0: never look for Game)."""
+
+    def choose(self, view: PlayerView) -> Choice:
+        forced = forced_choice(view)
+        if forced is not None:
+            return forced
+        line = going_out(view, self.go_out) if self.go_out else []
+        if line:
+            return Choice(line[0], _(WATCHFUL_GO_OUT).format(cards=_played_symbols(line[0])))
+        return super().choose(view)
 
     @staticmethod
     def _meld_reason(candidate: _Candidate, passport: bool) -> str:
@@ -610,6 +650,101 @@ class WatchfulBot(CarefulBot):
             )
 
         return max(naturals, key=key)
+
+
+def going_out(view: PlayerView, budget: int = GO_OUT_BUDGET) -> list[Move]:
+    """The moves that empty the hand this turn (rule `game`), in an order that plays, or an
+    empty list when the hand cannot be emptied, holds more than `GO_OUT_HAND` cards, has no
+    passport yet, or the search gives up after `budget` positions (`TurnSearch`). A quick count
+    (`_may_go_out`) keeps the search for hands where every card could find a place."""
+    if not view.passport or view.over or view.hand_sizes[view.seat] > GO_OUT_HAND:
+        return []
+    if not _may_go_out(view):
+        return []
+    # Only the hand and the table decide the seat's own moves this turn: any deal that agrees
+    # with the view will do, so the hidden cards are drawn with a fixed seed.
+    world = sample_deal(view, random.Random(0))
+    try:
+        return TurnSearch(budget, _hopeless).line(world)
+    except SearchTooLarge:
+        return []
+
+
+def _hopeless(deal: Deal) -> bool:
+    """Whether the hand to play in `deal` surely cannot be emptied this turn (`_may_go_out`)."""
+    return not _may_go_out(PlayerView.of(deal))
+
+
+def _may_go_out(view: PlayerView) -> bool:
+    """A quick test meant never to say no to a hand that can be emptied this turn (a test checks
+    it against the turn search): every natural
+    card has a place (a table set of its rank, a table run it extends through cards of the
+    hand, a joker of the table it could take by a swap, or a natural three-card meld of the
+    hand), and the cards without one need no more jokers than the hand holds or can take by a
+    swap (a table joker whose card is in the hand): a card with a partner (one of its rank, or
+    of its suit at most two ranks away) half a joker, a card alone two, or one when a single
+    card lies between it and the end of a table run of its suit (a lower bound each time)."""
+    counts = view.counts
+    placed = _meld_cards(view)
+    near = 0
+    wild = counts[JOKER_INDEX]
+    for meld in view.table:
+        if meld.kind is SET:  # takes every card of its rank, by a lay-off or a swap
+            placed |= _RANK_BITS[meld.rank]
+            if any(counts[q * 13 + meld.rank - 1] for q in range(4)):
+                wild += meld.jokers  # each swapped out for a card of the rank
+            continue
+        s = SUITS.index(meld.suit)
+        for p in (meld.low - 2, meld.high + 2):  # one joker between it and the run
+            if 1 <= p <= MAX_RUN:
+                near |= 1 << index_at(s, p)
+        p = meld.high + 1
+        while p <= MAX_RUN and counts[index_at(s, p)]:
+            placed |= 1 << index_at(s, p)
+            p += 1
+        p = meld.low - 1
+        while p >= 1 and counts[index_at(s, p)]:
+            placed |= 1 << index_at(s, p)
+            p -= 1
+        for card in meld.cards:
+            if card.is_joker and card.as_rank is not None:  # a swap takes the card it stands for
+                index = s * 13 + card.as_rank - 1
+                placed |= 1 << index
+                wild += counts[index] > 0
+    need = 0.0
+    for index in range(JOKER_INDEX):
+        if not counts[index] or placed >> index & 1:
+            continue
+        if _has_partner(counts, index):
+            need += counts[index] * 0.5
+        else:
+            need += counts[index] * (1 if near >> index & 1 else 2)
+        if need > wild:
+            return False
+    return True
+
+
+def _has_partner(counts: Counts, index: int) -> bool:
+    """Whether the hand holds another card that could make a meld with this one and a joker:
+    one of its rank, or one of its suit at most two ranks away."""
+    suit, rank0 = divmod(index, 13)
+    if counts[index] > 1 or any(counts[q * 13 + rank0] for q in range(4) if q != suit):
+        return True
+    positions = (1, 14) if rank0 == 0 else (rank0 + 1,)
+    for p in positions:
+        for q in (p - 2, p - 1, p + 1, p + 2):
+            if 1 <= q <= MAX_RUN and q not in positions and counts[index_at(suit, q)]:
+                return True
+    return False
+
+
+def _played_symbols(move: Move) -> str:
+    """The cards of the hand a meld, lay-off or swap plays, in symbols."""
+    if isinstance(move, MeldMove):
+        return " ".join(card.symbol for card in move.cards)
+    if isinstance(move, LayOff | Swap):
+        return move.card.symbol
+    return ""
 
 
 def _taken_first(view: PlayerView, option: Option, seen: list[int] | None = None) -> bool:

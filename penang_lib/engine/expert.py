@@ -103,6 +103,16 @@ EXPERT_KEPT: Final = N_(
     "and win {other_wins}%, which is not clearly better on so few deals."
 )
 EXPERT_ONLY: Final = N_("Expert: {move}: no other move here is worth weighing.")
+PLAYOUT_GO_OUT: Final = 0
+"""The positions the watchful bot of the playouts (and of the expert's default move) may search
+at each of its choices for a way to empty its hand in one turn (`WatchfulBot.go_out`; 0: it
+never looks). The search makes the watchful bot stronger but its playouts several times slower,
+and the expert's look-ahead already finds those lines (docs/CHOICES.md)."""
+
+
+def _own_bot() -> WatchfulBot:
+    """The bot that plays the expert's own seat in its playouts (and the learner's in `judge`)."""
+    return WatchfulBot(go_out=PLAYOUT_GO_OUT)
 
 
 @dataclass
@@ -207,7 +217,7 @@ def judge(
             world.push(move)
         outcomes.append(Outcome(moves[0], then=moves[1:]))
     rng = random.Random(bot_seed(seed))
-    own, others = WatchfulBot(), CarefulBot()
+    own, others = _own_bot(), CarefulBot()
     for _sample in range(samples):
         world = draw_deal(view, rng, clues)
         for outcome in outcomes:
@@ -234,7 +244,7 @@ def candidates(view: PlayerView) -> list[Move]:
     `MAX_MELDS` melds worth the most points, each once, in that order. The first, the watchful
     bot's, is the expert's default."""
     found: dict[Move, None] = {}
-    found[WatchfulBot().choose(view).move] = None
+    found[_own_bot().choose(view).move] = None
     found[CarefulBot().choose(view).move] = None
     found[GreedyBot().choose(view).move] = None
     if view.actions:
@@ -306,7 +316,7 @@ class ExpertBot:
             )
         self.budget = float(budget)
         self.rng = random.Random(self.seed)
-        self.own_bot = WatchfulBot()
+        self.own_bot = _own_bot()
         self.playout_bot = CarefulBot()
         self.last: list[Outcome] = []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.bench_watchful import MELD_ORDERS, ORDERS, main, measure
+from benchmarks.bench_watchful import GO_OUTS, MELD_ORDERS, ORDERS, main, measure
 from penang_lib.engine.bots import WatchfulBot
 from penang_lib.engine.tournament import tournament
 
@@ -30,7 +30,10 @@ def test_the_watchful_order_plays_otherwise() -> None:
 def test_the_first_meld_order_is_the_watchful_bot_itself() -> None:
     own = measure(next(iter(MELD_ORDERS)), 8, seed=40)
     watchful = tournament(
-        ["order", "careful", "careful", "careful"], 8, 40, bots={"order": WatchfulBot}
+        ["order", "careful", "careful", "careful"],
+        8,
+        40,
+        bots={"order": lambda s: WatchfulBot(s, go_out=0)},
     ).standings["order"]
     assert own.by_seed == watchful.by_seed and own.wins == watchful.wins
 
@@ -48,9 +51,26 @@ def test_another_meld_order_plays_otherwise() -> None:
     assert other.by_seed != careful.by_seed
 
 
+def test_the_first_way_out_row_is_the_watchful_bot_and_the_last_never_looks() -> None:
+    own = measure(next(iter(GO_OUTS)), 8, seed=40)
+    watchful = tournament(
+        ["order", "careful", "careful", "careful"], 8, 40, bots={"order": WatchfulBot}
+    ).standings["order"]
+    assert own.by_seed == watchful.by_seed and own.wins == watchful.wins
+    never = measure(list(GO_OUTS)[-1], 8, seed=40)
+    meld_row = measure(next(iter(MELD_ORDERS)), 8, seed=40)
+    assert never.by_seed == meld_row.by_seed
+
+
+def test_going_out_plays_otherwise() -> None:
+    own = measure(next(iter(GO_OUTS)), 30, seed=40)
+    never = measure(list(GO_OUTS)[-1], 30, seed=40)
+    assert own.by_seed != never.by_seed
+
+
 def test_it_prints_a_row_per_order(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--deals", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "2 seeds from 2000" in out
-    for name in [*ORDERS, *MELD_ORDERS]:
+    for name in [*ORDERS, *MELD_ORDERS, *GO_OUTS]:
         assert name in out

@@ -13,10 +13,10 @@ from penang_lib.course.puzzles import (
     prove,
     solve,
 )
-from penang_lib.course.puzzles.search import TurnSearch, stuck_card
 from penang_lib.engine.bots import bot_names, play_move, seat_bots
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.moves import MeldMove, Move
+from penang_lib.engine.turn_search import TurnSearch, stuck_card
 from penang_lib.engine.validate import ArgumentTypeError
 
 

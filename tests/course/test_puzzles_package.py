@@ -13,7 +13,7 @@ import penang_lib.course.puzzles as puzzles
 from penang_lib.course.puzzles import PUZZLE_KINDS
 
 PACKAGE = Path(puzzles.__file__).parent
-ORDER = ("model", "difficulty", "search", "weighing", "solvers", "proof", "judging", "store")
+ORDER = ("model", "difficulty", "weighing", "solvers", "proof", "judging", "store")
 """The modules, lowest first, as the package's docstring lists them."""
 
 

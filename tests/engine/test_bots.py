@@ -32,11 +32,14 @@ from penang_lib.engine.bots import (
     GreedyBot,
     RandomBot,
     WatchfulBot,
+    _may_go_out,
+    going_out,
     make_bot,
     play_move,
 )
 from penang_lib.engine.cards import from_counts, full_deck, parse_cards, to_counts
 from penang_lib.engine.fast.meld_count import count_melds, has_meld, nth_meld
+from penang_lib.engine.turn_search import SearchTooLarge, TurnSearch
 from penang_lib.engine.view import PlayerView
 from tests.conftest import prepared
 
@@ -696,3 +699,54 @@ def test_the_view_lists_each_ace_to_ace_move_once(hand: str) -> None:
     assert len(listed) == len(set(listed)) == view.count_moves() == len(view.legal_moves)
     assert set(listed) == set(deal.legal_moves)
     assert [view.nth_move(k) for k in range(len(listed))] == listed
+
+
+# -- going out: a hand that can be emptied this turn --------------------------------------------
+def test_watchful_goes_out_where_careful_plays_one_card_and_waits() -> None:
+    deal = _run_and_set("8H 9H KC")  # 8♥ 9♥ on the run 5♥ 6♥ 7♥, K♣ on the kings
+    careful = choose(CarefulBot(), deal)
+    assert isinstance(careful.move, LayOff)
+    line = going_out(PlayerView.of(deal))
+    assert [type(m) for m in line] == [LayOff, LayOff, LayOff]
+    choice = choose(WatchfulBot(), deal)
+    assert choice.move == line[0]
+    assert choice.why.startswith("Watchful: every card of my hand can be played this turn")
+    watchful = WatchfulBot()
+    while deal.turn == 0 and not deal.is_over:
+        play_move(deal, watchful)
+    assert deal.is_over and list(deal.winners) == [0] and deal.hand_size(0) == 0
+
+
+def test_watchful_does_not_look_for_game_when_told_not_to() -> None:
+    deal = _run_and_set("8H 9H KC")
+    assert choose(WatchfulBot(go_out=0), deal) == choose(CarefulBot(), deal)
+
+
+def test_going_out_finds_nothing_where_a_card_is_stuck() -> None:
+    deal = _run_and_set("8H 9H KC 4D")  # 4♦ fits nowhere
+    assert going_out(PlayerView.of(deal)) == []
+    assert not _may_go_out(PlayerView.of(deal))
+
+
+def test_the_quick_test_never_refuses_a_hand_the_turn_search_empties() -> None:
+    """`_may_go_out` only cuts the search short: on every position of bot-played deals with a
+    small hand (jokers and swaps included), whenever the full turn search empties the hand the
+    quick test must have said it might."""
+    emptied = refused = 0
+    for seed in range(40):
+        deal = Deal(players=4, seed=seed)
+        seats: list[Bot] = [WatchfulBot(go_out=0), CarefulBot(), GreedyBot(), RandomBot(seed)]
+        while not deal.is_over:
+            view = PlayerView.of(deal)
+            if view.passport and view.hand_sizes[view.seat] <= 6:
+                may = _may_go_out(view)
+                refused += not may
+                try:
+                    empties = TurnSearch(3000).empties(deal.copy())
+                except SearchTooLarge:
+                    empties = False
+                if empties:
+                    emptied += 1
+                    assert may, f"seed {seed} move {len(deal.move_stack)}"
+            play_move(deal, seats[deal.turn])
+    assert emptied >= 10 and refused >= 100  # both answers were tested

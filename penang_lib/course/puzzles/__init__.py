@@ -47,9 +47,9 @@ The package's modules, each doing one thing, lowest first (each imports only tho
 - `model`: the kinds, their questions and rules, `Puzzle`, `Weighed`, `PuzzleError`, ids, and a
   puzzle's position replayed from its record.
 - `difficulty`: the moves that tempt and fail, and the 1-to-5 rating.
-- `search`: the turn search (`TurnSearch`, `stuck_card`) behind `game` and `deadwood`.
 - `weighing`: the expert's weighing of the starts behind `strategy`, and its proof sentence.
-- `solvers`: the eight solvers, `Solution` and `solve`.
+- `solvers`: the eight solvers, `Solution` and `solve` (`game` and `deadwood` search the turn
+  with the engine's `turn_search`).
 - `proof`: `puzzle_at`, `position_id` and `prove`.
 - `judging`: `judge`, `Judgement` and `answer_sentence`.
 - `store`: the JSON format (`puzzles_to_json`, `puzzles_from_json`), `shipped_puzzles` and
@@ -73,7 +73,6 @@ from penang_lib.course.puzzles.model import (
     Weighed,
 )
 from penang_lib.course.puzzles.proof import position_id, prove, puzzle_at
-from penang_lib.course.puzzles.search import SEARCH_BUDGET
 from penang_lib.course.puzzles.solvers import (
     MAX_DEADWOOD_HAND,
     MAX_GAME_ANSWERS,
@@ -97,6 +96,7 @@ from penang_lib.course.puzzles.weighing import (
     STRATEGY_MARGIN,
     STRATEGY_SAMPLES,
 )
+from penang_lib.engine.turn_search import SEARCH_BUDGET
 
 __all__ = [
     "DEAD_REFUSED",

@@ -25,7 +25,6 @@ from penang_lib.course.puzzles.model import (
     shared_position,
     table_effect,
 )
-from penang_lib.course.puzzles.search import SearchTooLarge, TurnSearch
 from penang_lib.course.puzzles.solvers import Solution, solve
 from penang_lib.course.puzzles.weighing import proof_sentence, shown_numbers
 from penang_lib.engine.cards import cards_symbols
@@ -33,6 +32,7 @@ from penang_lib.engine.deal import Deal
 from penang_lib.engine.events import Event
 from penang_lib.engine.explain import explain
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap, require_move
+from penang_lib.engine.turn_search import SearchTooLarge, TurnSearch
 from penang_lib.i18n import N_, _, ngettext
 
 __all__ = ["DEAD_REFUSED", "Judgement", "answer_sentence", "judge"]

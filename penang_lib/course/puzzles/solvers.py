@@ -20,12 +20,12 @@ from penang_lib.course.puzzles.difficulty import (
     table_misses,
 )
 from penang_lib.course.puzzles.model import PUZZLE_KINDS, PuzzleError, Weighed, effect, shape
-from penang_lib.course.puzzles.search import SEARCH_BUDGET, SearchTooLarge, TurnSearch, stuck_card
 from penang_lib.course.puzzles.weighing import STRATEGY_SAMPLES, proof_sentence, weigh_starts
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.melds import Kind, Meld
 from penang_lib.engine.moves import DeclareDead, LayOff, MeldMove, Move, Swap
 from penang_lib.engine.rules import RULE_BOOK
+from penang_lib.engine.turn_search import SEARCH_BUDGET, SearchTooLarge, TurnSearch, stuck_card
 from penang_lib.engine.validate import ArgumentTypeError, join_names, shown
 from penang_lib.i18n import _, ngettext
 

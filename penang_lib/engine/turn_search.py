@@ -9,7 +9,7 @@ of the hand. `TurnSearch` remembers each position it has searched and gives up, 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from penang_lib.engine.analysis import iter_lay_offs
@@ -111,8 +111,13 @@ class TurnSearch:
     lay-off may need a meld made first (to lie on) or another lay-off (to reach its place in
     a run). A joker the player puts on the table and swaps back at once changes nothing."""
 
-    def __init__(self, budget: int = SEARCH_BUDGET) -> None:
+    def __init__(
+        self, budget: int = SEARCH_BUDGET, hopeless: Callable[[Deal], bool] | None = None
+    ) -> None:
         self.budget = budget
+        self.hopeless = hopeless
+        """A quicker test than `stuck_card` that a position's hand cannot be emptied this turn
+        (it must never call a hand hopeless that can be emptied); `empties` asks it first."""
         self.visited = 0
         self.memo: dict[tuple[object, ...], bool] = {}
         self.points: dict[tuple[object, ...], int] = {}
@@ -135,7 +140,9 @@ class TurnSearch:
         known = self.memo.get(key)
         if known is not None:
             return known
-        if stuck_card(deal.hand(), deal.table) is not None:
+        if (self.hopeless is not None and self.hopeless(deal)) or stuck_card(
+            deal.hand(), deal.table
+        ) is not None:
             self.memo[key] = False
             return False
         self.visited += 1
