@@ -3,7 +3,7 @@
 Run with `python -m benchmarks.bench_watchful` from the repository root (`--deals 2000`).
 
 The careful bot lays off one card a turn. When several fit, it picks by an order of tests
-(`CarefulBot._best_lay_off`): a card in no three-card meld of its hand first, then a set as the
+(`CarefulBot._lay_off_key`): a card in no three-card meld of its hand first, then a set as the
 target, then the highest card. The watchful bot (`WatchfulBot`, the expert's own policy in its
 look-ahead) asks one question before those: could another seat take this card's place first?
 A card that extends a run fits only until someone lays off the other copy of it there.
@@ -105,7 +105,7 @@ class Ordered(CarefulBot):
         super().__init__(seed)
         self.key = key
 
-    def _best_lay_off(self, view: PlayerView, naturals: list[Option]) -> Option:  # type: ignore[override]
+    def _best_lay_off(self, view: PlayerView, naturals: list[Option]) -> Option:
         return max(naturals, key=lambda option: self.key(view, option))
 
 

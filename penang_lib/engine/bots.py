@@ -545,8 +545,14 @@ class CarefulBot:
     def _lay_off_reason(view: PlayerView, option: Option) -> str:
         return _(CAREFUL_LAY_OFF).format(card=option[1].symbol)
 
+    def _best_lay_off(self, view: PlayerView, naturals: list[Option]) -> Option:
+        """The lay-off that comes first by `_lay_off_key`."""
+        return max(naturals, key=self._lay_off_key(view))
+
     @staticmethod
-    def _best_lay_off(view: PlayerView, naturals: list[Option]) -> Option:
+    def _lay_off_key(view: PlayerView) -> Callable[[Option], tuple[bool, bool, int]]:
+        """The order of its lay-offs, highest first: a card in no three-card meld of the hand,
+        then a set as the target, then the card's points."""
         rules = view.rules
         useful = _meld_cards(view)
         table = view.table
@@ -559,7 +565,7 @@ class CarefulBot:
                 rules.card_value(card.rank),
             )
 
-        return max(naturals, key=key)
+        return key
 
 
 GO_OUT_HAND: Final = 12
@@ -636,7 +642,9 @@ class WatchfulBot(CarefulBot):
         return _(CAREFUL_LAY_OFF).format(card=option[1].symbol)
 
     @staticmethod
-    def _best_lay_off(view: PlayerView, naturals: list[Option]) -> Option:
+    def _lay_off_key(view: PlayerView) -> Callable[[Option], tuple[bool, bool, int]]:
+        """A card another seat could take the place of first, then one in no three-card meld
+        of the hand, then the card's points."""
         rules = view.rules
         useful = _meld_cards(view)
         seen = view.table_naturals()
@@ -649,7 +657,7 @@ class WatchfulBot(CarefulBot):
                 rules.card_value(card.rank),
             )
 
-        return max(naturals, key=key)
+        return key
 
 
 def going_out(view: PlayerView, budget: int = GO_OUT_BUDGET) -> list[Move]:

@@ -61,7 +61,7 @@ def test_its_reason_gives_numbers_from_the_drawn_deals() -> None:
         r"(\.|, which is not clearly better on so few deals\.)"
     )
     assert all(re.fullmatch(pattern, w) for w in weighed), weighed[0]
-    # When it keeps the careful bot's move though another scored higher, it says so.
+    # When it keeps the watchful bot's move though another scored higher, it says so.
     kept = [w for w in weighed if "not clearly better" in w]
     assert kept and all(", the move its rule of thumb picks. In " in w for w in kept)
 
