@@ -685,13 +685,13 @@ def _hopeless(deal: Deal) -> bool:
 
 def _may_go_out(view: PlayerView) -> bool:
     """A quick test meant never to say no to a hand that can be emptied this turn (a test checks
-    it against the turn search): every natural
-    card has a place (a table set of its rank, a table run it extends through cards of the
-    hand, a joker of the table it could take by a swap, or a natural three-card meld of the
-    hand), and the cards without one need no more jokers than the hand holds or can take by a
-    swap (a table joker whose card is in the hand): a card with a partner (one of its rank, or
-    of its suit at most two ranks away) half a joker, a card alone two, or one when a single
-    card lies between it and the end of a table run of its suit (a lower bound each time)."""
+    it against the turn search). Every natural card needs a place: a table set of its rank, a
+    table run it extends through cards of the hand, a joker of the table it could take by a
+    swap, or a natural three-card meld of the hand. The cards without one need no more jokers
+    than the hand holds or can take by a swap (a table joker whose card is in the hand): a card
+    with a partner (one of its rank, or of its suit at most two ranks away) half a joker, a card
+    alone two, or one when a single card lies between it and the end of a table run of its
+    suit (a lower bound each time)."""
     counts = view.counts
     placed = _meld_cards(view)
     near = 0

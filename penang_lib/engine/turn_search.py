@@ -1,5 +1,6 @@
 """The turn search: every way of playing out one player's turn, for the `game` and `deadwood`
-solvers and for the sentences that show a winning order of moves.
+puzzle solvers, for the sentences that show a winning order of moves, and for the bots' search
+for a way to go out (`bots.going_out`).
 
 `stuck_card` is the quick test that cuts the search short: a card no order of moves can get out
 of the hand. `TurnSearch` remembers each position it has searched and gives up, raising
