@@ -612,12 +612,12 @@ class WatchfulBot(CarefulBot):
         """The positions `going_out` may visit at each choice (0: never look for Game)."""
 
     def choose(self, view: PlayerView) -> Choice:
-        forced = forced_choice(view)
-        if forced is not None:
-            return forced
-        line = going_out(view, self.go_out) if self.go_out else []
-        if line:
-            return Choice(line[0], _(WATCHFUL_GO_OUT).format(cards=_played_symbols(line[0])))
+        # Without the search (as in the expert's playouts) this is the careful bot's choice
+        # with the watchful orders: the forced move is asked for once, there.
+        if self.go_out and forced_choice(view) is None:
+            line = going_out(view, self.go_out)
+            if line:
+                return Choice(line[0], _(WATCHFUL_GO_OUT).format(cards=_played_symbols(line[0])))
         return super().choose(view)
 
     @staticmethod
