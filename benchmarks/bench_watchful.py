@@ -14,7 +14,8 @@ from a three-card meld's "fed" (unseen cards the others could lay off on it), "k
 the hand that could be laid off on it later) and points. Its first row is the watchful bot
 without its last habit. The third table measures that habit, going out (`bots.going_out`):
 before each choice the watchful bot searches whether its hand can be emptied this turn, at most
-so many positions of the turn search (`WatchfulBot.go_out`, 0: it never looks).
+so many positions of the turn search (`WatchfulBot.go_out`, 0: it never looks), in hands of at
+most so many cards (`WatchfulBot.go_out_hand`).
 
 Each order below is a bot that sits, in a duplicate tournament (`engine.tournament`: every seed
 once per seat), against three careful bots. Reported per order: the share of the deals it won
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 
 from penang_lib.engine.bots import (
     GO_OUT_BUDGET,
+    GO_OUT_HAND,
     CarefulBot,
     MeldOrder,
     WatchfulBot,
@@ -37,6 +39,7 @@ from penang_lib.engine.bots import (
     careful_meld_order,
     watchful_meld_order,
 )
+from penang_lib.engine.expert import PLAYOUT_GO_OUT, PLAYOUT_GO_OUT_HAND
 from penang_lib.engine.melds import SET
 from penang_lib.engine.tournament import Standing, tournament
 from penang_lib.engine.view import Option, PlayerView
@@ -87,13 +90,19 @@ MELD_ORDERS: dict[str, MeldOrder] = {
 """Each order of the watchful bot's meld choice, by its name; the first is its own. These rows
 never look for a way to go out, so that the first meets the lay-off table's watchful row."""
 
-GO_OUTS: dict[str, int] = {
-    "going out: 300 positions, hands of 12 (its own)": GO_OUT_BUDGET,
-    "going out: 60 positions, hands of 12": 60,
-    "going out: 20 positions, hands of 12": 20,
-    "never looking for a way out": 0,
+GO_OUTS: dict[str, tuple[int, int]] = {
+    "going out: 300 positions, hands of 12 (its own)": (GO_OUT_BUDGET, GO_OUT_HAND),
+    "going out: 60 positions, hands of 12": (60, GO_OUT_HAND),
+    "going out: 20 positions, hands of 12": (20, GO_OUT_HAND),
+    "going out: 20 positions, hands of 8": (20, 8),
+    "going out: 20 positions, hands of 6 (the expert's playouts)": (
+        PLAYOUT_GO_OUT,
+        PLAYOUT_GO_OUT_HAND,
+    ),
+    "never looking for a way out": (0, GO_OUT_HAND),
 }
-"""How far the watchful bot searches for a way to empty its hand in one turn, by its name."""
+"""How far the watchful bot searches for a way to empty its hand in one turn (positions of the
+search, and the biggest hand it searches), by its name."""
 
 
 class Ordered(CarefulBot):
@@ -123,10 +132,10 @@ def measure(name: str, deals: int, seed: int, jobs: int = 1) -> Standing:
     """The order `name` (of `ORDERS`, `MELD_ORDERS` or `GO_OUTS`) at one seat against three
     careful bots, over `deals` seeds."""
     if name in GO_OUTS:
-        positions = GO_OUTS[name]
+        positions, hand = GO_OUTS[name]
 
         def make(s: int | None) -> CarefulBot:
-            return WatchfulBot(s, go_out=positions)
+            return WatchfulBot(s, go_out=positions, go_out_hand=hand)
 
     elif name in MELD_ORDERS:
         order = MELD_ORDERS[name]

@@ -587,14 +587,15 @@ class WatchfulBot(CarefulBot):
     most cards of its hand to lay off on it later (each one more turn alive), then the one that
     sheds the most points; starving the others of lay-offs comes last.
 
-    And before each choice it looks for a way to empty its hand this turn (`going_out`, at most
-    `go_out` positions of the turn search; 0: it never looks), where the careful bot would play
-    one card and wait: going out wins the deal at once.
+    And before each choice, with a hand of at most `go_out_hand` cards, it looks for a way to
+    empty its hand this turn (`going_out`, at most `go_out` positions of the turn search; 0: it
+    never looks), where the careful bot would play one card and wait: going out wins the deal at
+    once.
 
     Measured in duplicate deals against three careful bots (docs/CHOICES.md): 30.5% of the wins
     (29.5% without looking for a way out) where the careful bot wins its equal share, 25%. It
-    is the expert's own policy in its look-ahead (there without looking for a way out, which
-    would cost too much time: `expert.PLAYOUT_GO_OUT`), not a bot of the menus (`make_bot`
+    is the expert's own policy in its look-ahead (there with a shorter search, in small hands
+    only, which costs less time: `expert.PLAYOUT_GO_OUT`), not a bot of the menus (`make_bot`
     does not know it)."""
 
     name = "watchful"
@@ -606,16 +607,20 @@ class WatchfulBot(CarefulBot):
         near_death: int = 2,
         small_hand: int = 4,
         go_out: int = GO_OUT_BUDGET,
+        go_out_hand: int = GO_OUT_HAND,
     ) -> None:
         super().__init__(seed, near_death, small_hand)
         self.go_out = require_whole(go_out, "go_out", 0, 10**6)
         """The positions `going_out` may visit at each choice (0: never look for Game)."""
+        self.go_out_hand = require_whole(go_out_hand, "go_out_hand", 0, 10**3)
+        """The biggest hand it looks for Game with (`going_out`'s `hand`)."""
 
     def choose(self, view: PlayerView) -> Choice:
-        # Without the search (as in the expert's playouts) this is the careful bot's choice
-        # with the watchful orders: the forced move is asked for once, there.
-        if self.go_out and forced_choice(view) is None:
-            line = going_out(view, self.go_out)
+        # Without the search (a bigger hand, or go_out 0) this is the careful bot's choice with
+        # the watchful orders: the forced move is asked for once, there.
+        small = view.hand_sizes[view.seat] <= self.go_out_hand
+        if self.go_out and small and forced_choice(view) is None:
+            line = going_out(view, self.go_out, self.go_out_hand)
             if line:
                 return Choice(line[0], _(WATCHFUL_GO_OUT).format(cards=_played_symbols(line[0])))
         return super().choose(view)
@@ -660,12 +665,12 @@ class WatchfulBot(CarefulBot):
         return key
 
 
-def going_out(view: PlayerView, budget: int = GO_OUT_BUDGET) -> list[Move]:
+def going_out(view: PlayerView, budget: int = GO_OUT_BUDGET, hand: int = GO_OUT_HAND) -> list[Move]:
     """The moves that empty the hand this turn (rule `game`), in an order that plays, or an
-    empty list when the hand cannot be emptied, holds more than `GO_OUT_HAND` cards, has no
-    passport yet, or the search gives up after `budget` positions (`TurnSearch`). A quick count
+    empty list when the hand cannot be emptied, holds more than `hand` cards, has no passport
+    yet, or the search gives up after `budget` positions (`TurnSearch`). A quick count
     (`_may_go_out`) keeps the search for hands where every card could find a place."""
-    if not view.passport or view.over or view.hand_sizes[view.seat] > GO_OUT_HAND:
+    if not view.passport or view.over or view.hand_sizes[view.seat] > hand:
         return []
     if not _may_go_out(view):
         return []

@@ -1,7 +1,9 @@
 """The expert bot: it looks ahead on deals that agree with what it can see, and plays the move
 that ends best on average.
 
-Like every bot it gets a `PlayerView` only. At each choice that is not forced it:
+Like every bot it gets a `PlayerView` only. When its hand can be emptied this turn
+(`bots.going_out`) it plays that line, which wins the deal. At each other choice that is not
+forced it:
 1. lists a few candidate moves (`candidates`): what the watchful, the careful and the greedy
    bot would play, ending the turn, every swap and natural lay-off, and the best few melds of
    its hand;
@@ -13,11 +15,11 @@ Like every bot it gets a `PlayerView` only. At each choice that is not forced it
    (common random numbers);
 3. on each drawn deal plays each candidate, then plays the deal to its end (a *playout*): its
    own seat by the watchful bot (`WatchfulBot`: the careful bot that first lays off the cards
-   another seat could take the place of, and makes the meld that keeps the most cards of its
-   hand to lay off later), every other seat by the careful bot; it notes its
-   own count, whether it won and how many turns it stayed alive; every `DROP_EVERY` deals it
-   stops playing the moves clearly worse than the best so far, so that the rest of the budget
-   goes to the moves still in the running;
+   another seat could take the place of, makes the meld that keeps the most cards of its hand
+   to lay off later, and goes out when a short search finds a way with a small hand), every
+   other seat by the careful bot; it notes its own count, whether it won and how many turns
+   it stayed alive; every `DROP_EVERY` deals it stops playing the moves clearly worse than the
+   best so far, so that the rest of the budget goes to the moves still in the running;
 4. plays the candidate with the best mean outcome (`WIN_POINTS` for a win, shared on a tie,
    less the count it ends with), when it beats the watchful bot's move by more than
    `CONFIDENCE` standard errors on the same deals; else the watchful bot's move.
@@ -47,6 +49,7 @@ from penang_lib.engine.bots import (
     WatchfulBot,
     bot_seed,
     forced_choice,
+    going_out,
 )
 from penang_lib.engine.deal import Deal, Phase, Status
 from penang_lib.engine.explain import move_words
@@ -103,16 +106,22 @@ EXPERT_KEPT: Final = N_(
     "and win {other_wins}%, which is not clearly better on so few deals."
 )
 EXPERT_ONLY: Final = N_("Expert: {move}: no other move here is worth weighing.")
-PLAYOUT_GO_OUT: Final = 0
+EXPERT_GO_OUT: Final = N_(
+    "Expert: {move}: every card of your hand can be played this turn, so play them all, go out "
+    "and win the deal."
+)
+PLAYOUT_GO_OUT: Final = 20
 """The positions the watchful bot of the playouts (and of the expert's default move) may search
 at each of its choices for a way to empty its hand in one turn (`WatchfulBot.go_out`; 0: it
-never looks). The search makes the watchful bot stronger but its playouts several times slower,
-and the expert's look-ahead already finds those lines (docs/CHOICES.md)."""
+never looks)..."""
+PLAYOUT_GO_OUT_HAND: Final = 6
+"""...with a hand of at most this many cards. A longer search, or one in bigger hands, makes
+the watchful bot a little stronger but the playouts far slower (docs/CHOICES.md)."""
 
 
 def _own_bot() -> WatchfulBot:
     """The bot that plays the expert's own seat in its playouts (and the learner's in `judge`)."""
-    return WatchfulBot(go_out=PLAYOUT_GO_OUT)
+    return WatchfulBot(go_out=PLAYOUT_GO_OUT, go_out_hand=PLAYOUT_GO_OUT_HAND)
 
 
 @dataclass
@@ -364,6 +373,11 @@ class ExpertBot:
         forced = forced_choice(view)
         if forced is not None:
             return forced
+        line = going_out(view)
+        if line:  # going out wins the deal: nothing is worth weighing against it
+            self.last = []
+            words = move_words(line[0], view.table, view.owners, view.names)
+            return Choice(line[0], _(EXPERT_GO_OUT).format(move=words))
         moves = candidates(view)
         if len(moves) == 1:
             self.last = []

@@ -7,6 +7,7 @@ import pytest
 
 from benchmarks.bench_watchful import GO_OUTS, MELD_ORDERS, ORDERS, main, measure
 from penang_lib.engine.bots import WatchfulBot
+from penang_lib.engine.expert import _own_bot
 from penang_lib.engine.tournament import tournament
 
 CAREFUL = next(iter(ORDERS))
@@ -60,6 +61,15 @@ def test_the_first_way_out_row_is_the_watchful_bot_and_the_last_never_looks() ->
     never = measure(list(GO_OUTS)[-1], 8, seed=40)
     meld_row = measure(next(iter(MELD_ORDERS)), 8, seed=40)
     assert never.by_seed == meld_row.by_seed
+
+
+def test_the_playouts_row_is_the_expert_s_own_bot() -> None:
+    name = next(n for n in GO_OUTS if "the expert's playouts" in n)
+    row = measure(name, 8, seed=40)
+    own = tournament(
+        ["order", "careful", "careful", "careful"], 8, 40, bots={"order": lambda s: _own_bot()}
+    ).standings["order"]
+    assert row.by_seed == own.by_seed and row.wins == own.wins
 
 
 def test_going_out_plays_otherwise() -> None:

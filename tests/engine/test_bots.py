@@ -722,6 +722,13 @@ def test_watchful_does_not_look_for_game_when_told_not_to() -> None:
     assert choose(WatchfulBot(go_out=0), deal) == choose(CarefulBot(), deal)
 
 
+def test_watchful_looks_for_game_only_with_a_hand_small_enough() -> None:
+    deal = _run_and_set("8H 9H KC")
+    assert choose(WatchfulBot(go_out_hand=2), deal) == choose(CarefulBot(), deal)
+    assert choose(WatchfulBot(go_out_hand=3), deal).move == going_out(PlayerView.of(deal))[0]
+    assert going_out(PlayerView.of(deal), hand=2) == []
+
+
 def test_going_out_finds_nothing_where_a_card_is_stuck() -> None:
     deal = _run_and_set("8H 9H KC 4D")  # 4♦ fits nowhere
     assert going_out(PlayerView.of(deal)) == []

@@ -9,11 +9,12 @@ import re
 
 import pytest
 
-from penang_lib.engine.bots import WatchfulBot, make_bot, play_move
+from penang_lib.engine.bots import CarefulBot, WatchfulBot, going_out, make_bot, play_move
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.expert import (
     DEFAULT_BUDGET,
     PLAYOUT_GO_OUT,
+    PLAYOUT_GO_OUT_HAND,
     ExpertBot,
     Outcome,
     _still_running,
@@ -24,6 +25,7 @@ from penang_lib.engine.moves import DeclareDead, DeclareGame, EndTurn, IllegalMo
 from penang_lib.engine.sampling import deal_at, sample_deal
 from penang_lib.engine.validate import ArgumentTypeError
 from penang_lib.engine.view import PlayerView
+from tests.conftest import prepared
 
 TINY = 0.004
 """A budget that buys the fewest drawn deals: enough to test the machinery, fast."""
@@ -64,6 +66,28 @@ def test_its_reason_gives_numbers_from_the_drawn_deals() -> None:
     # When it keeps the watchful bot's move though another scored higher, it says so.
     kept = [w for w in weighed if "not clearly better" in w]
     assert kept and all(", the move its rule of thumb picks. In " in w for w in kept)
+
+
+def test_the_expert_goes_out_when_its_hand_can_be_emptied_this_turn() -> None:
+    """8♥ 9♥ on the run 5♥ 6♥ 7♥ and K♣ on the kings: the careful bot would lay off one card
+    and wait; the expert weighs nothing and plays the whole turn to its Game."""
+    deal = prepared(
+        "5H 6H 7H 8H 9H KC",
+        "KS KD KH 2S 2D 2C 3D",
+        moves=["meld 5H 6H 7H", "end_turn", "meld KS KD KH", "end_turn"],
+    )
+    line = going_out(PlayerView.of(deal))
+    assert len(line) == 3 and CarefulBot().choose(PlayerView.of(deal)).move in line
+    expert = ExpertBot(seed=1, budget=TINY)
+    first = expert.choose(PlayerView.of(deal))
+    assert first.move == line[0] and expert.last == []
+    assert first.why == (
+        "Expert: lay off 8♥ on North's run 5♥ 6♥ 7♥: every card of your hand can be played this "
+        "turn, so play them all, go out and win the deal."
+    )
+    while deal.turn == 0 and not deal.is_over:
+        play_move(deal, expert)
+    assert deal.is_over and list(deal.winners) == [0] and deal.hand_size(0) == 0
 
 
 def test_the_same_seed_plays_the_same_deal() -> None:
@@ -127,7 +151,8 @@ def test_the_candidates_start_with_the_watchful_move_hold_the_careful_one_and_ar
         view = PlayerView.of(deal)
         if view.forced() is None:
             moves = candidates(view)
-            assert moves[0] == WatchfulBot(go_out=PLAYOUT_GO_OUT).choose(view).move
+            own = WatchfulBot(go_out=PLAYOUT_GO_OUT, go_out_hand=PLAYOUT_GO_OUT_HAND)
+            assert moves[0] == own.choose(view).move
             assert careful.choose(view).move in moves
             assert len(moves) == len(set(moves))
             assert all(deal.is_legal(m) for m in moves)
