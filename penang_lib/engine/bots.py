@@ -614,13 +614,20 @@ class WatchfulBot(CarefulBot):
         """The positions `going_out` may visit at each choice (0: never look for Game)."""
         self.go_out_hand = require_whole(go_out_hand, "go_out_hand", 0, 10**3)
         """The biggest hand it looks for Game with (`going_out`'s `hand`)."""
+        self.looks = 0
+        """How many times it has looked for a way out (the quick count at least) so far..."""
+        self.searched = 0
+        """...and the positions its turn searches have visited: the work of its choices beyond
+        the careful bot's, which the expert counts to keep its playouts within their time."""
 
     def choose(self, view: PlayerView) -> Choice:
         # Without the search (a bigger hand, or go_out 0) this is the careful bot's choice with
         # the watchful orders: the forced move is asked for once, there.
         small = view.hand_sizes[view.seat] <= self.go_out_hand
         if self.go_out and small and forced_choice(view) is None:
-            line = going_out(view, self.go_out, self.go_out_hand)
+            self.looks += 1
+            line, visited = _search_out(view, self.go_out, self.go_out_hand)
+            self.searched += visited
             if line:
                 return Choice(line[0], _(WATCHFUL_GO_OUT).format(cards=_played_symbols(line[0])))
         return super().choose(view)
@@ -670,17 +677,24 @@ def going_out(view: PlayerView, budget: int = GO_OUT_BUDGET, hand: int = GO_OUT_
     empty list when the hand cannot be emptied, holds more than `hand` cards, has no passport
     yet, or the search gives up after `budget` positions (`TurnSearch`). A quick count
     (`_may_go_out`) keeps the search for hands where every card could find a place."""
+    return _search_out(view, budget, hand)[0]
+
+
+def _search_out(view: PlayerView, budget: int, hand: int) -> tuple[list[Move], int]:
+    """`going_out`'s line, and the positions its turn search visited (0 when it did not
+    search)."""
     if not view.passport or view.over or view.hand_sizes[view.seat] > hand:
-        return []
+        return [], 0
     if not _may_go_out(view):
-        return []
+        return [], 0
     # Only the hand and the table decide the seat's own moves this turn: any deal that agrees
     # with the view will do, so the hidden cards are drawn with a fixed seed.
     world = sample_deal(view, random.Random(0))
+    search = TurnSearch(budget, _hopeless)
     try:
-        return TurnSearch(budget, _hopeless).line(world)
+        return search.line(world), search.visited
     except SearchTooLarge:
-        return []
+        return [], search.visited
 
 
 def _hopeless(deal: Deal) -> bool:
@@ -698,16 +712,20 @@ def _may_go_out(view: PlayerView) -> bool:
     alone two, or one when a single card lies between it and the end of a table run of its
     suit (a lower bound each time)."""
     counts = view.counts
+    held = view.held()
     placed = _meld_cards(view)
     near = 0
     wild = counts[JOKER_INDEX]
     for meld in view.table:
         if meld.kind is SET:  # takes every card of its rank, by a lay-off or a swap
-            placed |= _RANK_BITS[meld.rank]
-            if any(counts[q * 13 + meld.rank - 1] for q in range(4)):
+            rank_bits = _RANK_BITS[meld.rank]
+            placed |= rank_bits
+            if held & rank_bits:
                 wild += meld.jokers  # each swapped out for a card of the rank
             continue
-        s = SUITS.index(meld.suit)
+        s = _SUIT_NUMBER[meld.suit]
+        if not held & _SUIT_BITS[s]:  # nothing of the hand can go on it or take its jokers
+            continue
         for p in (meld.low - 2, meld.high + 2):  # one joker between it and the run
             if 1 <= p <= MAX_RUN:
                 near |= 1 << index_at(s, p)
@@ -725,9 +743,11 @@ def _may_go_out(view: PlayerView) -> bool:
                 placed |= 1 << index
                 wild += counts[index] > 0
     need = 0.0
-    for index in range(JOKER_INDEX):
-        if not counts[index] or placed >> index & 1:
-            continue
+    rest = held & ~placed  # the naturals of the hand without a place, lowest index first
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        index = bit.bit_length() - 1
         if _has_partner(counts, index):
             need += counts[index] * 0.5
         else:
@@ -861,6 +881,9 @@ def _meld_cards(view: PlayerView) -> int:
     return out
 
 
+_SUIT_BITS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(len(SUITS)))
+"""Per suit number, the bits of its 13 naturals in a count-vector mask."""
+_SUIT_NUMBER: dict[str, int] = {suit: s for s, suit in enumerate(SUITS)}
 _RANK_BITS: tuple[int, ...] = tuple(
     sum(1 << (q * 13 + rank - 1) for q in range(4)) if rank else 0 for rank in range(14)
 )

@@ -26,8 +26,9 @@ forced it:
 
 Its reason says it in numbers: how many deals it drew, the count it expects and how often it
 wins, beside the next best candidate. It is deterministic for a given seed: the time budget is
-turned into a number of playout moves (`MOVES_PER_SECOND`), not read off the clock, so a faster
-or busier machine plays the same moves. Only a hard stop (`HARD_STOP` budgets of wall time, at
+turned into an amount of work (`WORK_PER_SECOND`: playout moves, and the searches for a way out
+counted as the moves they cost), not read off the clock, so a faster or busier machine plays the
+same moves. Only a hard stop (`HARD_STOP` budgets of wall time, at
 least `HARD_STOP_FLOOR`, after at least `MIN_SAMPLES` deals) reads the clock, so that no move
 ever takes far longer.
 Method and measured strength: docs/CHOICES.md.
@@ -60,13 +61,25 @@ from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
 
-__all__ = ["DEFAULT_BUDGET", "ExpertBot", "Outcome", "candidates", "judge"]
+__all__ = ["DEFAULT_BUDGET", "ExpertBot", "Outcome", "Settings", "candidates", "judge"]
 
 DEFAULT_BUDGET: Final = 0.25
 """Seconds of thought per move, at most (on one core of the development machine)."""
-MOVES_PER_SECOND: Final = 40_000
-"""Playout moves a second of budget buys (measured: about 60,000 careful-bot moves a second on
-one core of the development machine, pure Python; the margin keeps the p95 under the budget)."""
+WORK_PER_SECOND: Final = 40_000
+"""The work a second of budget buys, counted in playout moves (`Outcome.play`) and in what
+costs as much time: each deal drawn (`DRAW_WORK`), each playout started (`PLAYOUT_WORK`), and
+each look of the own seat's watchful bot for a way out (`LOOK_WORK`) and each position its turn
+search visits (`SEARCH_WORK`). Counting those too keeps the time of a move near its budget
+whether the playouts are long, short or full of searches (docs/CHOICES.md)."""
+DRAW_WORK: Final = 0
+"""Playout moves one deal drawn to agree with the view costs as much time as..."""
+PLAYOUT_WORK: Final = 0
+"""...one playout's start (a copy of the drawn deal)..."""
+LOOK_WORK: Final = 0
+"""...one look for a way out (the quick count of `bots.going_out`)..."""
+SEARCH_WORK: Final = 0
+"""...and one position of its turn search (fitted to the time of 636 moves of the expert on
+the development machine, pure Python: about 15 microseconds a playout move)."""
 HARD_STOP: Final = 3.0
 """A move stops drawing deals after this many budgets of wall time, whatever remains."""
 HARD_STOP_FLOOR: Final = 0.25
@@ -94,6 +107,38 @@ WIN_POINTS: Final = 200
 """What a win is worth against the count: a playout scores this for a win (shared on a tie)
 less the count the expert ends with. The tournament's goal is the wins; the count still breaks
 near ties between moves (docs/CHOICES.md: 60 and 400 were measured too)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How an `ExpertBot` weighs its candidates: each field's default is the module constant of
+    its name in capitals (`WORK_PER_SECOND`, ...), where its meaning is told. A benchmark
+    compares other settings choice by choice (`benchmarks.bench_choices`)."""
+
+    work_per_second: int = WORK_PER_SECOND
+    draw_work: int = DRAW_WORK
+    playout_work: int = PLAYOUT_WORK
+    look_work: int = LOOK_WORK
+    search_work: int = SEARCH_WORK
+    max_samples: int = MAX_SAMPLES
+    drop_every: int = DROP_EVERY
+    drop_confidence: float = DROP_CONFIDENCE
+    confidence: float = CONFIDENCE
+
+    def __post_init__(self) -> None:
+        for name in ("work_per_second", "draw_work", "playout_work", "look_work", "search_work"):
+            require_whole(getattr(self, name), name, 0, 10**9)
+        require_whole(self.max_samples, "max_samples", MIN_SAMPLES, 10**6)
+        require_whole(self.drop_every, "drop_every", 1, 10**6)
+        for name in ("drop_confidence", "confidence"):
+            value = getattr(self, name)
+            if value.__class__ not in (int, float):
+                raise ArgumentTypeError(
+                    f"{name} should be a number of standard errors, not {shown(value)}"
+                )
+            if not 0 <= value <= 100:
+                raise ValueError(f"{name} should be from 0 to 100 standard errors, not {value}")
+
 
 EXPERT_COMPARED: Final = N_(
     "Expert: {move}. In {samples} sampled deals this keeps you alive for {turns} more turns on "
@@ -283,15 +328,15 @@ def _playout(deal: Deal, seat: int, own: CarefulBot, others: CarefulBot) -> None
         push((own if deal.turn == seat else others).choose(of(deal)).move)
 
 
-def _still_running(running: list[Outcome]) -> list[Outcome]:
+def _still_running(running: list[Outcome], margin: float = DROP_CONFIDENCE) -> list[Outcome]:
     """The moves of `running` (all played on the same drawn deals) not clearly worse than the
-    best so far: each trails it by less than `DROP_CONFIDENCE` standard errors of the paired
+    best so far: each trails it by less than `margin` standard errors of the paired
     difference. The first (the watchful bot's move, the default) always stays."""
     best = max(running, key=lambda o: o.value)
     kept = [running[0]]
     for outcome in running[1:]:
         gain, error = outcome.gain_over(best)
-        if outcome is best or gain > -DROP_CONFIDENCE * error:
+        if outcome is best or gain > -margin * error:
             kept.append(outcome)
     return kept
 
@@ -304,8 +349,9 @@ class ExpertBot:
     without it a move weighs the deals its budget buys however long that takes, so that the
     same seed plays the same moves on any machine, however busy (a hint a lesson relies on).
     `clues`: whether the deals it draws keep to what the moves so far tell of the hidden hands
-    (`inference.Clues`); without, the unseen cards are shared out at random. `last` holds the
-    outcomes of its last weighed choice (for Hint and the review), best first.
+    (`inference.Clues`); without, the unseen cards are shared out at random. `settings`: how
+    it weighs (`Settings`; the module's constants by default). `last` holds the outcomes of its
+    last weighed choice (for Hint and the review), best first.
     """
 
     name = "expert"
@@ -316,8 +362,12 @@ class ExpertBot:
         budget: float = DEFAULT_BUDGET,
         deadline: bool = True,
         clues: bool = True,
+        settings: Settings | None = None,
     ) -> None:
         self.seed = bot_seed(seed)
+        if settings is not None and not isinstance(settings, Settings):
+            raise ArgumentTypeError(f"settings should be expert.Settings, not {shown(settings)}")
+        self.settings = Settings() if settings is None else settings
         self.deadline = require_flag(deadline, "deadline")
         self.clues = require_flag(clues, "clues")
         if budget.__class__ not in (int, float) or not 0 < budget <= 60:
@@ -335,26 +385,34 @@ class ExpertBot:
         outcomes, in the order of `moves` (`rank` orders them)."""
         seat = view.seat
         outcomes = [Outcome(m) for m in moves]
+        settings = self.settings
         work = 0
-        allowance = self.budget * MOVES_PER_SECOND
+        allowance = self.budget * settings.work_per_second
+        draw_work, playout_work = settings.draw_work, settings.playout_work
+        look_work, search_work = settings.look_work, settings.search_work
         wall = max(HARD_STOP * self.budget, HARD_STOP_FLOOR) if self.deadline else float("inf")
         deadline = time.perf_counter() + wall
         own, others = self.own_bot, self.playout_bot
         samples = 0
         running = list(outcomes)
         clues = Clues.of(view) if self.clues else None
-        while samples < MAX_SAMPLES:
+        looked = look_work * own.looks + search_work * own.searched
+        while samples < settings.max_samples:
             if clues is None:
                 world = sample_deal(view, self.rng)
             else:
                 world = draw_deal(view, self.rng, clues)
             for outcome in running:
-                work += outcome.play(world, seat, own, others)
+                work += outcome.play(world, seat, own, others) + playout_work
             samples += 1
+            # The draw, and what the own seat's searches cost since the last deal, as moves.
+            now = look_work * own.looks + search_work * own.searched
+            work += draw_work + now - looked
+            looked = now
             if samples >= MIN_SAMPLES and (work >= allowance or time.perf_counter() > deadline):
                 break
-            if samples % DROP_EVERY == 0 and len(running) > 2:
-                running = _still_running(running)
+            if samples % settings.drop_every == 0 and len(running) > 2:
+                running = _still_running(running, settings.drop_confidence)
         return outcomes
 
     def rank(self, outcomes: list[Outcome]) -> list[Outcome]:
@@ -363,9 +421,8 @@ class ExpertBot:
         paired difference: with few deals, the best-looking of many moves is often just lucky,
         and the watchful bot's move is a good default."""
         default = outcomes[0]
-        sure = [
-            o for o in outcomes[1:] if (lambda g: g[0] > CONFIDENCE * g[1])(o.gain_over(default))
-        ]
+        margin = self.settings.confidence
+        sure = [o for o in outcomes[1:] if (lambda g: g[0] > margin * g[1])(o.gain_over(default))]
         best = max(sure, key=lambda o: o.value, default=default)
         rest = sorted((o for o in outcomes if o is not best), key=lambda o: -o.value)
         return [best, *rest]

@@ -326,6 +326,14 @@ class PlayerView:
             self._shape = hand_shape(self.counts)
         return self._shape
 
+    def held(self) -> int:
+        """The naturals held, as a bit mask over count-vector indices (bit `card.index`)."""
+        facts = self._facts
+        if facts is not None:
+            return facts.held
+        masks = self.shape()[0]
+        return masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+
     def table_naturals(self) -> list[int]:
         """How many of each natural lie on the table (a count vector; jokers not counted)."""
         seen = [0] * 53
@@ -366,12 +374,7 @@ class PlayerView:
         if self.passport:
             hand = self.counts
             jokers = hand[JOKER_INDEX]
-            facts = self._facts
-            if facts is not None:
-                held = facts.held
-            else:
-                masks = self.shape()[0]
-                held = masks[0] | masks[1] << 13 | masks[2] << 26 | masks[3] << 39
+            held = self.held()
             for target, info in enumerate(self._infos):
                 if info.accept_mask & held:
                     for index in info.accepts:

@@ -701,6 +701,22 @@ def test_the_view_lists_each_ace_to_ace_move_once(hand: str) -> None:
     assert [view.nth_move(k) for k in range(len(listed))] == listed
 
 
+def test_the_view_gives_the_naturals_held_as_a_bit_mask() -> None:
+    """`held()` reads the deal's own mask in a view of a deal and works it out from the counts
+    in a view built from its facts alone: the same mask either way."""
+    checked = 0
+    for _deal, view in positions("careful", 4, range(2)):
+        expected = sum(1 << i for i in range(52) if view.counts[i])
+        assert view.held() == expected
+        names = ("seat", "players", "names", "rules", "copies", "counts", "table", "owners")
+        facts = {name: getattr(view, name) for name in names}
+        facts |= {"passports": view.passports, "actions": view.actions}
+        facts |= {"hand_sizes": view.hand_sizes, "status": view.status, "turn_number": 1}
+        assert PlayerView(**facts).held() == expected
+        checked += 1
+    assert checked > 50
+
+
 # -- going out: a hand that can be emptied this turn --------------------------------------------
 def test_watchful_goes_out_where_careful_plays_one_card_and_waits() -> None:
     deal = _run_and_set("8H 9H KC")  # 8♥ 9♥ on the run 5♥ 6♥ 7♥, K♣ on the kings
@@ -727,6 +743,20 @@ def test_watchful_looks_for_game_only_with_a_hand_small_enough() -> None:
     assert choose(WatchfulBot(go_out_hand=2), deal) == choose(CarefulBot(), deal)
     assert choose(WatchfulBot(go_out_hand=3), deal).move == going_out(PlayerView.of(deal))[0]
     assert going_out(PlayerView.of(deal), hand=2) == []
+
+
+def test_watchful_counts_its_looks_for_game_and_the_positions_it_searched() -> None:
+    deal = _run_and_set("8H 9H KC")
+    bot = WatchfulBot()
+    choose(bot, deal)
+    assert bot.looks == 1 and bot.searched >= 3  # three lay-offs deep, at least
+    stuck = _run_and_set("8H 9H KC 4D")
+    refused = WatchfulBot()
+    choose(refused, stuck)  # the quick count refuses: no position searched
+    assert (refused.looks, refused.searched) == (1, 0)
+    never = WatchfulBot(go_out=0)
+    choose(never, deal)
+    assert (never.looks, never.searched) == (0, 0)
 
 
 def test_going_out_finds_nothing_where_a_card_is_stuck() -> None:

@@ -6,17 +6,28 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
-from penang_lib.engine.bots import CarefulBot, WatchfulBot, going_out, make_bot, play_move
+from penang_lib.engine import expert
+from penang_lib.engine.bots import (
+    CarefulBot,
+    WatchfulBot,
+    forced_choice,
+    going_out,
+    make_bot,
+    play_move,
+)
 from penang_lib.engine.deal import Deal
 from penang_lib.engine.expert import (
     DEFAULT_BUDGET,
+    MIN_SAMPLES,
     PLAYOUT_GO_OUT,
     PLAYOUT_GO_OUT_HAND,
     ExpertBot,
     Outcome,
+    Settings,
     _still_running,
     candidates,
     judge,
@@ -191,6 +202,87 @@ def test_moves_clearly_worse_than_the_best_are_dropped_but_never_the_default() -
     # The default stays, however badly it does; the paired difference ignores the shared luck.
     assert _still_running([default, best])[0] is default
     assert best.gain_over(default) == (20.0, 0.0)
+
+
+def _small_hand_view() -> PlayerView:
+    """The first position of careful bots' deals (seeds from 0) where North starts a turn with at
+    most `PLAYOUT_GO_OUT_HAND` cards, no forced move and no way out this turn."""
+    for seed in range(50):
+        deal = Deal(players=4, seed=seed)
+        bots = [CarefulBot() for _ in range(4)]
+        while not deal.is_over:
+            view = PlayerView.of(deal)
+            if (
+                view.seat == 0
+                and not view.actions
+                and 2 < view.hand_sizes[0] <= PLAYOUT_GO_OUT_HAND
+                and forced_choice(view) is None
+                and not going_out(view)
+            ):
+                return view
+            play_move(deal, bots[deal.turn])
+    raise AssertionError("no such position in 50 deals")
+
+
+def test_the_budget_counts_the_draws_and_the_playouts_looks_for_game_as_work() -> None:
+    """A move's budget buys work: playout moves, and the deals drawn and the own seat's looks
+    for a way out counted as the moves they cost. Made dear, either one alone stops the move at
+    the fewest deals."""
+    view = _small_hand_view()
+    moves = candidates(view)
+    free = Settings(draw_work=0, playout_work=0, look_work=0, search_work=0)
+
+    def drawn(settings: Settings, looked_before: int = 0) -> int:
+        bot = ExpertBot(seed=3, budget=0.05, deadline=False, settings=settings)
+        bot.own_bot.looks = looked_before
+        return len(bot.weigh(view, moves)[0].counts)
+
+    most = drawn(free)
+    assert most > MIN_SAMPLES
+    assert drawn(replace(free, draw_work=10**9)) == MIN_SAMPLES
+    assert drawn(replace(free, look_work=10**9)) == MIN_SAMPLES  # the playouts' seat looked
+    assert drawn(replace(free, playout_work=50)) < most
+    assert drawn(replace(free, work_per_second=free.work_per_second * 4)) > most
+    # Only this move's looks count: as many before it as would spend its whole budget do not.
+    whole = int(0.05 * free.work_per_second)
+    assert drawn(replace(free, look_work=1), looked_before=whole) > MIN_SAMPLES
+
+
+def test_settings_are_checked_and_default_to_the_module_constants() -> None:
+    assert Settings().work_per_second == expert.WORK_PER_SECOND
+    assert Settings().confidence == expert.CONFIDENCE
+    assert ExpertBot().settings == Settings()
+    for wrong in ({"draw_work": 1.5}, {"confidence": "2"}, {"max_samples": None}):
+        with pytest.raises(ArgumentTypeError):
+            Settings(**wrong)
+    for outside in ({"draw_work": -1}, {"max_samples": 1}, {"drop_every": 0}, {"confidence": -1}):
+        with pytest.raises(ValueError, match="should be from"):
+            Settings(**outside)
+    with pytest.raises(ArgumentTypeError, match=r"settings should be expert\.Settings"):
+        ExpertBot(settings={"confidence": 1})  # type: ignore[arg-type]
+
+
+def test_a_lower_confidence_departs_from_the_watchful_move_more_often() -> None:
+    """`confidence` is the margin in standard errors by which another move must beat the
+    watchful bot's: at 0 the best-looking move with any lead is played."""
+    deal = Deal(players=4, seed=11)
+    bots = [CarefulBot() for _ in range(4)]
+    weigher = ExpertBot(seed=5, budget=0.05, deadline=False)
+    sure, bold = ExpertBot(), ExpertBot(settings=Settings(confidence=0))
+    departures = {"sure": 0, "bold": 0}
+    while not deal.is_over:
+        view = PlayerView.of(deal)
+        moves = candidates(view) if forced_choice(view) is None else []
+        if len(moves) > 1:
+            outcomes = weigher.weigh(view, moves)
+            default = outcomes[0]
+            for name, bot in (("sure", sure), ("bold", bold)):
+                first = bot.rank(outcomes)[0]
+                if first is not default:
+                    departures[name] += 1
+                    assert first.gain_over(default)[0] > 0
+        play_move(deal, bots[deal.turn])
+    assert departures["bold"] > departures["sure"]
 
 
 def _turn_of(bot_name: str, deal: Deal) -> list[Move]:
