@@ -44,7 +44,8 @@ def test_a_bolder_variant_changes_choices_and_each_change_is_judged() -> None:
 
 
 def test_it_prints_one_line_per_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--variant", "bold:confidence=0", "--variant", "same:confidence=2"]
+    same = f"same:confidence={Settings().confidence}"  # the expert's own margin
+    args = ["--variant", "bold:confidence=0", "--variant", same]
     assert main([*args, "--seeds", "1", "--samples", "4", "--budget", "0.01"]) == 0
     out = capsys.readouterr().out
     assert "4 deals (seeds 9000-9000" in out
