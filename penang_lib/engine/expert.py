@@ -61,7 +61,15 @@ from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
 
-__all__ = ["DEFAULT_BUDGET", "ExpertBot", "Outcome", "Settings", "candidates", "judge"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "ExpertBot",
+    "Outcome",
+    "Settings",
+    "candidates",
+    "judge",
+    "playout_bot",
+]
 
 DEFAULT_BUDGET: Final = 0.25
 """Seconds of thought per move, at most (on one core of the development machine)."""
@@ -171,7 +179,7 @@ PLAYOUT_GO_OUT_HAND: Final = 6
 the watchful bot a little stronger but the playouts far slower (docs/CHOICES.md)."""
 
 
-def _own_bot() -> WatchfulBot:
+def playout_bot() -> WatchfulBot:
     """The bot that plays the expert's own seat in its playouts (and the learner's in `judge`)."""
     return WatchfulBot(go_out=PLAYOUT_GO_OUT, go_out_hand=PLAYOUT_GO_OUT_HAND)
 
@@ -278,7 +286,7 @@ def judge(
             world.push(move)
         outcomes.append(Outcome(moves[0], then=moves[1:]))
     rng = random.Random(bot_seed(seed))
-    own, others = _own_bot(), CarefulBot()
+    own, others = playout_bot(), CarefulBot()
     for _sample in range(samples):
         world = draw_deal(view, rng, clues)
         for outcome in outcomes:
@@ -305,7 +313,7 @@ def candidates(view: PlayerView) -> list[Move]:
     `MAX_MELDS` melds worth the most points, each once, in that order. The first, the watchful
     bot's, is the expert's default."""
     found: dict[Move, None] = {}
-    found[_own_bot().choose(view).move] = None
+    found[playout_bot().choose(view).move] = None
     found[CarefulBot().choose(view).move] = None
     found[GreedyBot().choose(view).move] = None
     if view.actions:
@@ -382,7 +390,7 @@ class ExpertBot:
             )
         self.budget = float(budget)
         self.rng = random.Random(self.seed)
-        self.own_bot = _own_bot()
+        self.own_bot = playout_bot()
         self.playout_bot = CarefulBot()
         self.last: list[Outcome] = []
 

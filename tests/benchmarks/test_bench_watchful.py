@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks.bench_watchful import GO_OUTS, MELD_ORDERS, ORDERS, main, measure
 from penang_lib.engine.bots import WatchfulBot
-from penang_lib.engine.expert import _own_bot
+from penang_lib.engine.expert import playout_bot
 from penang_lib.engine.tournament import tournament
 
 CAREFUL = next(iter(ORDERS))
@@ -67,7 +67,7 @@ def test_the_playouts_row_is_the_expert_s_own_bot() -> None:
     name = next(n for n in GO_OUTS if "the expert's playouts" in n)
     row = measure(name, 8, seed=40)
     own = tournament(
-        ["order", "careful", "careful", "careful"], 8, 40, bots={"order": lambda s: _own_bot()}
+        ["order", "careful", "careful", "careful"], 8, 40, bots={"order": lambda s: playout_bot()}
     ).standings["order"]
     assert row.by_seed == own.by_seed and row.wins == own.wins
 

@@ -40,6 +40,7 @@ from penang_lib.engine.bots import (
 from penang_lib.engine.cards import from_counts, full_deck, parse_cards, to_counts
 from penang_lib.engine.fast.meld_count import count_melds, has_meld, nth_meld
 from penang_lib.engine.turn_search import SearchTooLarge, TurnSearch
+from penang_lib.engine.validate import ArgumentTypeError
 from penang_lib.engine.view import PlayerView
 from tests.conftest import prepared
 
@@ -757,6 +758,19 @@ def test_watchful_counts_its_looks_for_game_and_the_positions_it_searched() -> N
     never = WatchfulBot(go_out=0)
     choose(never, deal)
     assert (never.looks, never.searched) == (0, 0)
+
+
+def test_going_out_checks_its_arguments() -> None:
+    deal = _run_and_set("8H 9H KC")
+    view = PlayerView.of(deal)
+    with pytest.raises(ArgumentTypeError, match="going_out looks at a PlayerView"):
+        going_out(deal)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="hand should be a whole number"):
+        going_out(view, hand=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="budget should be"):
+        going_out(view, budget=-1)
+    assert going_out(view, budget=0) == []  # no position may be visited: nothing found
+    assert len(going_out(view)) == 3
 
 
 def test_going_out_finds_nothing_where_a_card_is_stuck() -> None:
