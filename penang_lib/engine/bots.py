@@ -45,6 +45,7 @@ from penang_lib.engine.validate import (
     MAX_SEED,
     ArgumentTypeError,
     cut,
+    require_instance,
     require_optional_whole,
     require_whole,
     shown,
@@ -677,8 +678,7 @@ def going_out(view: PlayerView, budget: int = GO_OUT_BUDGET, hand: int = GO_OUT_
     empty list when the hand cannot be emptied, holds more than `hand` cards, has no passport
     yet, or the search gives up after `budget` positions (`TurnSearch`). A quick count
     (`_may_go_out`) keeps the search for hands where every card could find a place."""
-    if not isinstance(view, PlayerView):
-        raise ArgumentTypeError(f"going_out looks at a PlayerView, not {shown(view)}")
+    require_instance(view, PlayerView, "view", "a PlayerView")
     budget = require_whole(budget, "budget", 0, 10**6)
     hand = require_whole(hand, "hand", 0, 10**3)
     return _search_out(view, budget, hand)[0]

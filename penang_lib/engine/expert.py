@@ -57,7 +57,13 @@ from penang_lib.engine.explain import move_words
 from penang_lib.engine.inference import Clues, draw_deal
 from penang_lib.engine.moves import EndTurn, LayOff, MeldMove, Move, Swap
 from penang_lib.engine.sampling import sample_deal
-from penang_lib.engine.validate import ArgumentTypeError, require_flag, require_whole, shown
+from penang_lib.engine.validate import (
+    ArgumentTypeError,
+    require_flag,
+    require_instance,
+    require_whole,
+    shown,
+)
 from penang_lib.engine.view import PlayerView
 from penang_lib.i18n import N_, _
 
@@ -379,9 +385,9 @@ class ExpertBot:
         settings: Settings | None = None,
     ) -> None:
         self.seed = bot_seed(seed)
-        if settings is not None and not isinstance(settings, Settings):
-            raise ArgumentTypeError(f"settings should be expert.Settings, not {shown(settings)}")
-        self.settings = Settings() if settings is None else settings
+        if settings is None:
+            settings = Settings()
+        self.settings = require_instance(settings, Settings, "settings", "expert.Settings")
         self.deadline = require_flag(deadline, "deadline")
         self.clues = require_flag(clues, "clues")
         if budget.__class__ not in (int, float) or not 0 < budget <= 60:

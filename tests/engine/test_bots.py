@@ -763,7 +763,7 @@ def test_watchful_counts_its_looks_for_game_and_the_positions_it_searched() -> N
 def test_going_out_checks_its_arguments() -> None:
     deal = _run_and_set("8H 9H KC")
     view = PlayerView.of(deal)
-    with pytest.raises(ArgumentTypeError, match="going_out looks at a PlayerView"):
+    with pytest.raises(ArgumentTypeError, match="view should be a PlayerView"):
         going_out(deal)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="hand should be a whole number"):
         going_out(view, hand=1.5)  # type: ignore[arg-type]
