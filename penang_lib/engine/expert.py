@@ -79,24 +79,24 @@ __all__ = [
 
 DEFAULT_BUDGET: Final = 0.25
 """Seconds of thought per move, at most (on one core of the development machine)."""
-WORK_PER_SECOND: Final = 40_000
+WORK_PER_SECOND: Final = 80_000
 """The work a second of budget buys, counted in playout moves (`Outcome.play`) and in what
 costs as much time: each deal drawn (`DRAW_WORK`), each playout started (`PLAYOUT_WORK`), and
 each look of the own seat's watchful bot for a way out (`LOOK_WORK`) and each position its turn
 search visits (`SEARCH_WORK`). Counting those too keeps the time of a move near its budget
 whether the playouts are long, short or full of searches (docs/CHOICES.md).
 
-The four costs are 0 for now, and this 40,000: the work is the playout moves alone, as before,
-so the expert plays the moves that lesson 10's 2,000-deal figures measured. Measured choice by
-choice, the costs 12, 2, 2 and 14 at 80,000 a second win more deals at a lower p95; they
-replace these once the 2,000 duplicate deals are played with them."""
-DRAW_WORK: Final = 0
+The costs and this 80,000 were measured: fitted to the time of the expert's own moves, then
+compared choice by choice with counting the playout moves alone at 40,000 a second. Counted this
+way, a move draws about 1.6 times the deals at the median choice, with a lower p95 and max time,
+and it wins more deals (docs/CHOICES.md, "The expert's budget counts what its moves cost")."""
+DRAW_WORK: Final = 12
 """Playout moves one deal drawn to agree with the view costs as much time as..."""
-PLAYOUT_WORK: Final = 0
+PLAYOUT_WORK: Final = 2
 """...one playout's start (a copy of the drawn deal)..."""
-LOOK_WORK: Final = 0
+LOOK_WORK: Final = 2
 """...one look for a way out (the quick count of `bots.going_out`)..."""
-SEARCH_WORK: Final = 0
+SEARCH_WORK: Final = 14
 """...and one position of its turn search (fitted to the time of 636 moves of the expert on
 the development machine, pure Python: a playout move about 15 microseconds, a drawn deal 12
 moves' worth, a playout's start 2, a look 2, a position 14)."""
