@@ -2,7 +2,7 @@
 
 Run with `python -m benchmarks.bench_choices --variant NAME:field=value[,field=value...]` from
 the repository root (minutes: not part of `python -m benchmarks`). A field is one of
-`expert.Settings` (`--variant more:work_per_second=80000`); `--variant` may be given again.
+`expert.Settings` (`--variant more:work_per_second=120000`); `--variant` may be given again.
 
 A 2,000-deal tournament takes an hour or more, and two of them differ by about a point of
 percentage of the wins by chance alone: more than most changes of the expert are worth. This

@@ -5,7 +5,7 @@ lineup; `figures(reports)` keeps what the lesson shows of each (the lineup, the 
 bot its share of the wins, mean count, count difference against the field with its 95% interval,
 deaths and time per move) and the command that plays it again. The lesson loads the result from
 its data file, so that no page plays a tournament when it opens. Rebuild that file with the
-commands in `COMMANDS` (about 75 minutes on two cores), then
+commands in `COMMANDS` (about 100 minutes on two cores), then
 
     python -m penang_lib.data.expert_lab careful.json greedy.json heads_up.json \
         --out notebooks/lessons/data/10_expert.json
